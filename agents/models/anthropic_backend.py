@@ -1,0 +1,102 @@
+"""Anthropic's Messages API through the official `anthropic` SDK."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+
+KEY_VARIABLE = "ANTHROPIC_API_KEY"
+DEFAULT_BASE_URL = "https://api.anthropic.com"
+
+
+def split_system(messages: list[Message]) -> tuple[str | None, list[dict[str, str]]]:
+    """System messages joined for the `system` parameter; the rest as user/assistant turns."""
+    system = [m["content"] for m in messages if m["role"] == "system"]
+    turns = [{"role": "assistant" if m["role"] == "assistant" else "user", "content": m["content"]}
+             for m in messages if m["role"] != "system"]
+    return ("\n\n".join(system) if system else None), turns
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class AnthropicModel:
+    """A Claude model behind AsyncAnthropic (messages.create).
+
+    The key comes from `$ANTHROPIC_API_KEY` only. The SDK retries connection errors, timeouts,
+    408, 409, 429 and 5xx itself, `max_retries` times with backoff honouring Retry-After; what
+    still fails becomes a ModelError. The API has no seed and no logprobs: `sample_index` only
+    separates cache entries (samples differ by sampling alone), and a logprobs request gets
+    `logprobs=None`.
+    """
+
+    supports_logprobs = False
+
+    def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
+                 max_retries: int = 4) -> None:
+        try:
+            import anthropic  # noqa: F401
+        except ImportError:
+            raise ModelSpecError("the anthropic backend needs the `anthropic` package, which is not "
+                                 "installed: pip install anthropic") from None
+        key = os.environ.get(KEY_VARIABLE)
+        if not key:
+            raise ModelSpecError(f"anthropic:{model} needs an API key: set {KEY_VARIABLE}")
+        self.model = model
+        self.base_url = base_url
+        self.name = f"anthropic:{model}"
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._key = key
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    def _client_for_loop(self) -> Any:
+        """One AsyncAnthropic per event loop: its httpx pool must not outlive the loop it ran on."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            from anthropic import AsyncAnthropic
+
+            self._client = AsyncAnthropic(api_key=self._key, base_url=self.base_url,
+                                          timeout=self.timeout, max_retries=self.max_retries)
+            self._client_loop = loop
+        return self._client
+
+    def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
+        system, turns = split_system(messages)
+        request: dict[str, Any] = {"model": self.model, "messages": turns,
+                                   "max_tokens": params.max_tokens, "temperature": params.temperature}
+        if system is not None:
+            request["system"] = system
+        if params.stop:
+            request["stop_sequences"] = list(params.stop)
+        return request
+
+    async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
+        import anthropic
+
+        client = self._client_for_loop()
+        started = time.perf_counter()
+        try:
+            response = await client.messages.create(**self._request(messages, params))
+        except (anthropic.APIError, asyncio.TimeoutError) as exc:
+            where = str(client.base_url).rstrip("/")
+            raise ModelError(f"{self.name} at {where}: {type(exc).__name__}: {_one_line(exc)}") from exc
+        latency = time.perf_counter() - started
+        text = "".join(block.text for block in response.content if getattr(block, "type", "") == "text")
+        usage = response.usage
+        return Completion(text=text, model=self.name,
+                          prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                          completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                          latency_s=latency, logprobs=None, finish_reason=response.stop_reason)
+
+    def describe(self) -> dict:
+        return {"backend": "anthropic", "name": self.name, "model": self.model,
+                "base_url": self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL,
+                "timeout_s": self.timeout, "max_retries": self.max_retries}

@@ -1,0 +1,74 @@
+"""The one small protocol every model backend implements, and what a call returns."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Protocol
+
+from eval.schema import CallRecord, TokenLogprob
+
+Message = dict[str, str]
+
+
+class ModelError(RuntimeError):
+    """A model call failed for good (after the bounded retries)."""
+
+
+class ModelSpecError(ValueError):
+    """A `--model`/`--judge` value that names no usable model; the message says how to fix it."""
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    """Sampling settings of one call.
+
+    `sample_index` is the rollout id: two calls that differ only in it are different samples,
+    so the response cache never collapses N samples into one.
+    """
+
+    temperature: float = 0.0
+    max_tokens: int = 256
+    seed: int | None = None
+    sample_index: int = 0
+    logprobs: bool = False
+    top_logprobs: int = 0
+    stop: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Completion:
+    """A model's reply with what it cost."""
+
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    cached: bool = False
+    logprobs: list[TokenLogprob] | None = None
+    finish_reason: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def record(self, purpose: str) -> CallRecord:
+        """The call record kept in a prediction's trace."""
+        return CallRecord(model=self.model, purpose=purpose, prompt_tokens=self.prompt_tokens,
+                          completion_tokens=self.completion_tokens, latency_s=self.latency_s,
+                          cached=self.cached, logprobs=self.logprobs)
+
+
+class ChatModel(Protocol):
+    """A chat model: messages in, one completion out. Backends record tokens and wall latency."""
+
+    name: str
+    supports_logprobs: bool
+
+    async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
+        """One completion for `messages`; raises ModelError when it cannot be had."""
+        ...
+
+    def describe(self) -> dict:
+        """What the manifest records about this model (never a key)."""
+        ...

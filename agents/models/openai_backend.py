@@ -1,0 +1,111 @@
+"""Any OpenAI-compatible chat-completions server (OpenAI itself, vLLM, llama.cpp's server, ...)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from typing import Any
+
+from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from eval.schema import TokenLogprob
+
+KEY_VARIABLE = "OPENAI_API_KEY"
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key but the SDK wants one
+
+
+def _token_logprobs(choice: Any) -> list[TokenLogprob] | None:
+    """`choice.logprobs.content` as TokenLogprobs; None when the server sent none."""
+    content = getattr(getattr(choice, "logprobs", None), "content", None)
+    if not content:
+        return None
+    return [TokenLogprob(token=item.token, logprob=float(item.logprob),
+                         top={alt.token: float(alt.logprob) for alt in item.top_logprobs or []})
+            for item in content]
+
+
+def _one_line(exc: BaseException, limit: int = 300) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class OpenAIModel:
+    """A chat model behind the official `openai` SDK's AsyncOpenAI client.
+
+    The key comes from `$OPENAI_API_KEY` only. The SDK retries connection errors, timeouts, 408,
+    409, 429 and 5xx itself, `max_retries` times with exponential backoff honouring Retry-After;
+    what still fails becomes a ModelError.
+    """
+
+    supports_logprobs = True
+
+    def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
+                 max_retries: int = 4) -> None:
+        try:
+            import openai  # noqa: F401
+        except ImportError:
+            raise ModelSpecError("the openai backend needs the `openai` package, which is not "
+                                 "installed: pip install openai") from None
+        key = os.environ.get(KEY_VARIABLE)
+        if not key and base_url is None:
+            raise ModelSpecError(f"openai:{model} needs an API key: set {KEY_VARIABLE} "
+                                 f"(or give a base URL, openai:{model}@URL, for a local server)")
+        self.model = model
+        self.base_url = base_url
+        self.name = f"openai:{model}" + (f"@{base_url}" if base_url else "")
+        self.timeout = timeout
+        self.max_retries = max_retries
+        self._key = key or PLACEHOLDER_KEY
+        self._client: Any = None
+        self._client_loop: asyncio.AbstractEventLoop | None = None
+
+    def _client_for_loop(self) -> Any:
+        """One AsyncOpenAI per event loop: its httpx pool must not outlive the loop it ran on."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._client_loop is not loop:
+            from openai import AsyncOpenAI
+
+            self._client = AsyncOpenAI(api_key=self._key, base_url=self.base_url,
+                                       timeout=self.timeout, max_retries=self.max_retries)
+            self._client_loop = loop
+        return self._client
+
+    def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
+        request: dict[str, Any] = {"model": self.model, "messages": messages,
+                                   "temperature": params.temperature, "max_tokens": params.max_tokens}
+        if params.seed is not None:
+            request["seed"] = params.seed + params.sample_index
+        if params.stop:
+            request["stop"] = list(params.stop)
+        if params.logprobs:
+            request["logprobs"] = True
+            request["top_logprobs"] = params.top_logprobs
+        return request
+
+    async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
+        import openai
+
+        client = self._client_for_loop()
+        started = time.perf_counter()
+        try:
+            response = await client.chat.completions.create(**self._request(messages, params))
+        except (openai.APIError, asyncio.TimeoutError) as exc:
+            where = str(client.base_url).rstrip("/")
+            raise ModelError(f"{self.name} at {where}: {type(exc).__name__}: {_one_line(exc)}") from exc
+        latency = time.perf_counter() - started
+        if not response.choices:
+            raise ModelError(f"{self.name}: the server returned no choices")
+        choice = response.choices[0]
+        usage = response.usage
+        return Completion(text=choice.message.content or "", model=self.name,
+                          prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
+                          completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+                          latency_s=latency,
+                          logprobs=_token_logprobs(choice) if params.logprobs else None,
+                          finish_reason=choice.finish_reason)
+
+    def describe(self) -> dict:
+        return {"backend": "openai", "name": self.name, "model": self.model,
+                "base_url": self.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
+                "timeout_s": self.timeout, "max_retries": self.max_retries}

@@ -1,0 +1,41 @@
+"""Graph nodes several strategies share: asking the model, and parsing its answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.context import StrategyContext
+from agents.models.base import GenerationParams, Message
+from agents.parsing import parse_answer, parse_confidence
+from agents.state import QAState
+
+
+async def ask(context: StrategyContext, messages: list[Message], purpose: str,
+              params: GenerationParams) -> tuple[str, dict[str, Any]]:
+    """One model call; returns its text and the state update (call record and trace step)."""
+    completion = await context.model.generate(messages, params)
+    step = {"step": purpose, "output": completion.text, "latency_s": completion.latency_s,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens, "cached": completion.cached}
+    if params.sample_index:
+        step["sample_index"] = params.sample_index
+    return completion.text, {"calls": [completion.record(purpose)], "trace": [step]}
+
+
+def generate_node(context: StrategyContext, purpose: str = "generate"):
+    """A node that sends `state['messages']` to the model and stores the reply in `raw`."""
+
+    async def generate(state: QAState) -> dict[str, Any]:
+        params = context.params(repeat=state.get("repeat", 0), logprobs=True)
+        text, update = await ask(context, state["messages"], purpose, params)
+        return {"raw": text, **update}
+
+    return generate
+
+
+def parse_node(state: QAState) -> dict[str, Any]:
+    """Parse `raw` into the answer and its verbalised confidence."""
+    raw = state.get("raw", "")
+    answer, confidence = parse_answer(raw), parse_confidence(raw)
+    return {"answer": answer, "confidence": confidence,
+            "trace": [{"step": "parse", "answer": answer, "confidence": confidence}]}

@@ -1,0 +1,36 @@
+"""vanilla: ask once for a best guess and a 0–100 confidence (the seeds' elicitation protocol)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+
+from agents.context import StrategyContext
+from agents.nodes import generate_node, parse_node
+from agents.prompts import VANILLA_SYSTEM, VANILLA_USER
+from agents.registry import register_strategy
+from agents.state import QAState
+
+
+def vanilla_messages(question: str) -> list[dict[str, str]]:
+    """The closed-book prompt: system line plus the question with the answer format."""
+    return [{"role": "system", "content": VANILLA_SYSTEM},
+            {"role": "user", "content": VANILLA_USER.format(question=question)}]
+
+
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")
+def build(context: StrategyContext):
+    def build_prompt(state: QAState) -> dict[str, Any]:
+        return {"messages": vanilla_messages(state["question"].question),
+                "trace": [{"step": "build_prompt"}]}
+
+    graph = StateGraph(QAState)
+    graph.add_node("build_prompt", build_prompt)
+    graph.add_node("generate", generate_node(context))
+    graph.add_node("parse", parse_node)
+    graph.add_edge(START, "build_prompt")
+    graph.add_edge("build_prompt", "generate")
+    graph.add_edge("generate", "parse")
+    graph.add_edge("parse", END)
+    return graph.compile()

@@ -1,0 +1,62 @@
+"""`--dataset` values: `sample` or `LOADER:PATH`; each loader is one module plus a line here."""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from eval.datasets.errors import DatasetError
+from eval.schema import Passage, Question
+
+
+@dataclass
+class Dataset:
+    """Questions plus the shared corpus retrieval searches (per-question corpora ride on questions)."""
+
+    name: str
+    questions: list[Question]
+    corpus: list[Passage] = field(default_factory=list)
+
+
+Loader = Callable[[Path], Dataset]
+
+# name -> (module, one-line description); the module defines `load(path) -> Dataset`.
+LOADERS: dict[str, tuple[str, str]] = {
+    "jsonl": ("eval.datasets.jsonl_loader", "factprobe's native schema, one Question per line"),
+}
+
+
+def load_sample_dataset() -> Dataset:
+    from eval.datasets.sample import load_sample, load_sample_corpus
+
+    return Dataset("sample", load_sample(), load_sample_corpus())
+
+
+def describe_loaders() -> dict[str, str]:
+    """Every dataset name and loader with its description."""
+    return {"sample": "bundled benchmark: single- and multi-hop, unanswerable, with its own corpus",
+            **{name: description for name, (_, description) in LOADERS.items()}}
+
+
+def load_dataset(spec: str) -> Dataset:
+    """Load `sample` or `LOADER:PATH`; every problem is a DatasetError naming file, line and field."""
+    if spec == "sample":
+        return load_sample_dataset()
+    loader_name, sep, path_text = spec.partition(":")
+    if not sep or loader_name not in LOADERS or not path_text:
+        raise DatasetError(f"unknown dataset {spec!r}: use `sample` or LOADER:PATH with LOADER one of "
+                           f"{', '.join(LOADERS)}")
+    path = Path(path_text).expanduser()
+    if not path.exists():
+        raise DatasetError(f"{path}: no such file")
+    module = importlib.import_module(LOADERS[loader_name][0])
+    dataset: Dataset = module.load(path)
+    if not dataset.questions:
+        raise DatasetError(f"{path}: the {loader_name} loader found no questions")
+    ids = [q.id for q in dataset.questions]
+    if len(set(ids)) != len(ids):
+        duplicate = next(i for i in ids if ids.count(i) > 1)
+        raise DatasetError(f"{path}: question id {duplicate!r} appears more than once")
+    return dataset

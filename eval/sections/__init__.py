@@ -1,0 +1,1 @@
+"""summary.json sections, one module each (see eval.summary.SECTION_MODULES)."""

@@ -1,0 +1,66 @@
+"""Core sections: per-strategy SimpleQA metrics and costs, the baseline, and per-category scores."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from eval.metrics import grade_metrics, mean, percentile
+from eval.schema import Result
+from eval.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
+
+CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
+             "f_score")
+
+
+@strategy_metric
+def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
+    """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart."""
+    scores = grade_metrics(row.grade for row in answerable(rows))
+    scores["n_unanswerable"] = len(rows) - len(answerable(rows))
+    return scores
+
+
+@strategy_metric
+def costs(rows: list[Result]) -> dict[str, Any]:
+    """Latency (compute time: model calls plus retrieval), tokens and calls per row."""
+    done = [row for row in rows if row.error is None]
+    latencies = [row.latency_s for row in done]
+    return {
+        "latency_s_mean": mean(latencies), "latency_s_p95": percentile(latencies, 95),
+        "llm_latency_s_mean": mean([row.llm_latency_s for row in done]),
+        "retrieval_latency_s_mean": mean([row.retrieval_latency_s for row in done]),
+        "prompt_tokens_mean": mean([row.prompt_tokens for row in done]),
+        "completion_tokens_mean": mean([row.completion_tokens for row in done]),
+        "llm_calls_mean": mean([row.llm_calls for row in done]),
+    }
+
+
+@summary_section("strategies")
+def strategies(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name, rows in data.by_strategy.items():
+        merged: dict[str, Any] = {}
+        for metric in strategy_metrics():
+            merged.update(metric(rows))
+        out[name] = merged
+    return out
+
+
+@summary_section("baseline")
+def baseline(data: SummaryInput) -> str | None:
+    return data.baseline
+
+
+@summary_section("per_category")
+def per_category(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, rows in data.by_strategy.items():
+        grouped: dict[str, list[Result]] = defaultdict(list)
+        for row in answerable(rows):
+            grouped[row.category].append(row)
+        out[name] = {}
+        for category in sorted(grouped):
+            scores = grade_metrics(row.grade for row in grouped[category])
+            out[name][category] = {key: scores[key] for key in ("n", "accuracy", "cga", "f_score")}
+    return out

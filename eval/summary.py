@@ -1,0 +1,98 @@
+"""summary.json from results.jsonl: one function per section, registered by name.
+
+A new section (or a new per-strategy metric) is one function in its own module plus a line in
+SECTION_MODULES; `build_summary` is the only caller, for `run` and `report` alike.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from eval.schema import Grade, Result
+
+SummarySection = Callable[["SummaryInput"], Any]
+StrategyMetric = Callable[[list[Result]], dict[str, Any]]
+
+SECTION_MODULES = [
+    "eval.sections.core",
+]
+
+_SECTIONS: dict[str, SummarySection] = {}
+_STRATEGY_METRICS: list[StrategyMetric] = []
+
+
+@dataclass
+class SummaryInput:
+    """The latest row per (question, strategy, repeat), grouped by strategy in run order."""
+
+    rows: list[Result]
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def by_strategy(self) -> dict[str, list[Result]]:
+        grouped: dict[str, list[Result]] = defaultdict(list)
+        for row in self.rows:
+            grouped[row.strategy].append(row)
+        return dict(grouped)
+
+    @property
+    def baseline(self) -> str | None:
+        """The strategy gains are measured against: vanilla when it ran, else the first one."""
+        names = list(self.by_strategy)
+        if not names:
+            return None
+        return "vanilla" if "vanilla" in names else names[0]
+
+
+def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
+    """Decorator: the function computes `summary[name]`."""
+
+    def decorate(function: SummarySection) -> SummarySection:
+        _SECTIONS[name] = function
+        return function
+
+    return decorate
+
+
+def strategy_metric(function: StrategyMetric) -> StrategyMetric:
+    """Decorator: the function adds keys to every `summary['strategies'][name]`."""
+    if function not in _STRATEGY_METRICS:
+        _STRATEGY_METRICS.append(function)
+    return function
+
+
+def strategy_metrics() -> list[StrategyMetric]:
+    _load()
+    return list(_STRATEGY_METRICS)
+
+
+def _load() -> None:
+    for module in SECTION_MODULES:
+        importlib.import_module(module)
+
+
+def latest_rows(rows: list[Result]) -> list[Result]:
+    """Keep the last row for each (question, strategy, repeat): a resumed retry supersedes an error."""
+    latest: dict[tuple[str, str, int], Result] = {}
+    for row in rows:
+        latest[row.key] = row
+    return list(latest.values())
+
+
+def answerable(rows: list[Result]) -> list[Result]:
+    """Rows whose question has a gold answer; SimpleQA metrics are defined on these."""
+    return [row for row in rows if row.answerable]
+
+
+def is_graded(row: Result) -> bool:
+    return row.grade in (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+
+
+def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every registered section computed from the rows."""
+    _load()
+    data = SummaryInput(latest_rows(rows), manifest or {})
+    return {name: section(data) for name, section in _SECTIONS.items()}

@@ -1,0 +1,1 @@
+"""Terminal tables, one module each (see eval.report.REPORT_MODULES)."""

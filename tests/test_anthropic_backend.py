@@ -1,0 +1,156 @@
+"""The Anthropic backend against RECORDED HTTP served locally.
+
+Anthropic's API is unreachable from here, so these tests never touch it: a tiny http.server on
+127.0.0.1 replays a Messages API response written by hand in the documented shape
+(tests/fixtures/anthropic/messages_response.json) and scripted 429/500 errors, and records every
+request so the tests can check what the official `anthropic` SDK actually sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("anthropic", reason="the anthropic backend needs the `anthropic` package")
+
+from agents.models.anthropic_backend import AnthropicModel  # noqa: E402
+from agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
+
+RECORDED = Path(__file__).parent / "fixtures" / "anthropic" / "messages_response.json"
+FAKE_KEY = "sk-ant-test-not-a-real-key"
+MODEL = "claude-sonnet-4-20250514"
+MESSAGES = [{"role": "system", "content": "Answer with the name only."},
+            {"role": "user", "content": "What is the capital of Australia?"}]
+
+
+def _error(kind: str, message: str) -> bytes:
+    return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
+
+
+class RecordedServer:
+    """Replays scripted (status, headers, body) responses in order, the last one forever, and
+    records each request's path, headers and JSON body."""
+
+    def __init__(self, script: list[tuple[int, dict[str, str], bytes]]) -> None:
+        self.script = list(script)
+        self.requests: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                server.requests.append({"path": self.path, "headers": dict(self.headers.items()),
+                                        "body": json.loads(body or b"{}")})
+                status, headers, payload = (server.script.pop(0) if len(server.script) > 1
+                                            else server.script[0])
+                self.send_response(status)
+                for name, value in {"content-type": "application/json", **headers}.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> RecordedServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture
+def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", FAKE_KEY)
+    return FAKE_KEY
+
+
+def _ok() -> tuple[int, dict[str, str], bytes]:
+    return 200, {"request-id": "req_recorded"}, RECORDED.read_bytes()
+
+
+def test_text_tokens_and_system_field(api_key: str) -> None:
+    params = GenerationParams(temperature=0.0, max_tokens=32, stop=("\n",), seed=7, sample_index=3)
+    with RecordedServer([_ok()]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url)
+        completion = asyncio.run(model.generate(MESSAGES, params))
+    assert completion.text == "Canberra"
+    assert (completion.prompt_tokens, completion.completion_tokens) == (21, 4)
+    assert completion.finish_reason == "end_turn"
+    assert completion.model == f"anthropic:{MODEL}"
+    assert completion.latency_s > 0 and not completion.cached and completion.logprobs is None
+
+    [request] = server.requests
+    assert request["path"] == "/v1/messages"
+    assert request["headers"]["x-api-key"] == api_key
+    assert "anthropic-version" in request["headers"]
+    body = request["body"]
+    assert body["system"] == "Answer with the name only."
+    assert body["messages"] == [{"role": "user", "content": "What is the capital of Australia?"}]
+    assert body["model"] == MODEL and body["max_tokens"] == 32 and body["temperature"] == 0.0
+    assert body["stop_sequences"] == ["\n"]
+    assert "seed" not in body  # the API has none: sample_index only separates cache entries
+
+
+def test_logprobs_request_gets_none(api_key: str) -> None:
+    with RecordedServer([_ok()]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url)
+        completion = asyncio.run(model.generate(MESSAGES[1:], GenerationParams(logprobs=True,
+                                                                               top_logprobs=5)))
+    assert model.supports_logprobs is False
+    assert completion.logprobs is None
+    body = server.requests[0]["body"]
+    assert "system" not in body and "logprobs" not in body and "stop_sequences" not in body
+
+
+def test_429_with_retry_after_then_200_succeeds_after_one_retry(api_key: str) -> None:
+    rate_limited = (429, {"retry-after": "0"}, _error("rate_limit_error", "Number of requests "
+                                                                         "has exceeded your rate limit"))
+    with RecordedServer([rate_limited, _ok()]) as server:
+        completion = asyncio.run(AnthropicModel(MODEL, base_url=server.url).generate(
+            MESSAGES, GenerationParams()))
+    assert completion.text == "Canberra"
+    assert len(server.requests) == 2
+    assert server.requests[0]["body"] == server.requests[1]["body"]
+
+
+def test_repeated_500s_end_in_model_error(api_key: str) -> None:
+    # retry-after-ms keeps the SDK's backoff short; the number of attempts is what is under test
+    failing = (500, {"retry-after-ms": "10"}, _error("api_error", "Internal server error"))
+    with RecordedServer([failing]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url)
+        started = time.perf_counter()
+        with pytest.raises(ModelError) as caught:
+            asyncio.run(model.generate(MESSAGES, GenerationParams()))
+    assert time.perf_counter() - started < 10
+    assert len(server.requests) == 1 + model.max_retries == 5
+    message = str(caught.value)
+    assert "\n" not in message
+    assert f"anthropic:{MODEL}" in message and server.url in message
+
+
+def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    with pytest.raises(ModelSpecError, match="ANTHROPIC_API_KEY"):
+        AnthropicModel(MODEL)
+
+
+def test_describe_never_shows_the_key(api_key: str) -> None:
+    described = AnthropicModel(MODEL, base_url="http://127.0.0.1:9").describe()
+    assert described["backend"] == "anthropic" and described["name"] == f"anthropic:{MODEL}"
+    assert described["base_url"] == "http://127.0.0.1:9"
+    assert api_key not in json.dumps(described)

@@ -1,0 +1,46 @@
+"""Answer and verbalised-confidence parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.parsing import parse_answer, parse_confidence
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Answer: Paris\nConfidence: 85", 85.0),
+    ("Answer: Paris\nConfidence: 85%", 85.0),
+    ("Answer: Paris\nConfidence: 0.85", 85.0),
+    ("Answer: Paris\nConfidence score: 90/100", 90.0),
+    ("Answer: Paris\nConfidence: 8/10", 80.0),
+    ("Answer: Paris\nConfidence: 100", 100.0),
+    ("Answer: Paris\nConfidence: 0", 0.0),
+    ("Answer: Paris\nConfidence: 1", 1.0),
+    ("Answer: Paris\n**Confidence:** 70", 70.0),
+])
+def test_confidence_values(text: str, expected: float) -> None:
+    assert parse_confidence(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Answer: Paris\nConfidence: 1813",    # what the embedded model writes sometimes
+    "Answer: Paris\nConfidence: -5",
+    "Answer: Paris\nConfidence: 150%",
+    "Answer: Paris",
+    "Paris is the capital of France.",
+])
+def test_missing_or_out_of_range_confidence_is_none(text: str) -> None:
+    assert parse_confidence(text) is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Answer: Paris\nConfidence: 85", "Paris"),
+    ("answer: the Eiffel Tower.\nconfidence: 20", "the Eiffel Tower"),
+    ("Answer: Paris, Confidence: 80", "Paris"),
+    ("Paris\nConfidence: 80", "Paris"),
+    ("**Answer:** 1969\n**Confidence:** 90", "1969"),
+    ("Confidence: 80", None),
+    ("", None),
+])
+def test_answer(text: str, expected: str | None) -> None:
+    assert parse_answer(text) == expected
