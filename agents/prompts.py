@@ -12,4 +12,20 @@ ANSWER_FORMAT = (
 
 VANILLA_SYSTEM = "You answer factual questions briefly and accurately."
 
-VANILLA_USER = "Question: {question}\n\nGive your best guess even if you are unsure.\n" + ANSWER_FORMAT
+VANILLA_USER = "{question_block}\n\nGive your best guess even if you are unsure.\n" + ANSWER_FORMAT
+
+
+def question_block(question: str, passages: list[dict] | None = None) -> str:
+    """The question, preceded by retrieved passages when a strategy runs with retrieval.
+
+    Every strategy builds its prompts with this, so `X+rag` works for any strategy X.
+    """
+    if not passages:
+        return f"Question: {question}"
+    lines = ["Use these passages if they help:"]
+    for number, passage in enumerate(passages, start=1):
+        title = f" ({passage['title']})" if passage.get("title") else ""
+        lines.append(f"[{number}]{title} {passage['text']}")
+    lines.append("")
+    lines.append(f"Question: {question}")
+    return "\n".join(lines)

@@ -8,21 +8,21 @@ from langgraph.graph import END, START, StateGraph
 
 from agents.context import StrategyContext
 from agents.nodes import generate_node, parse_node
-from agents.prompts import VANILLA_SYSTEM, VANILLA_USER
+from agents.prompts import VANILLA_SYSTEM, VANILLA_USER, question_block
 from agents.registry import register_strategy
 from agents.state import QAState
 
 
-def vanilla_messages(question: str) -> list[dict[str, str]]:
-    """The closed-book prompt: system line plus the question with the answer format."""
+def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[dict[str, str]]:
+    """The vanilla prompt: system line plus the question (and any retrieved passages)."""
     return [{"role": "system", "content": VANILLA_SYSTEM},
-            {"role": "user", "content": VANILLA_USER.format(question=question)}]
+            {"role": "user", "content": VANILLA_USER.format(question_block=question_block(question, passages))}]
 
 
 @register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")
 def build(context: StrategyContext):
     def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": vanilla_messages(state["question"].question),
+        return {"messages": vanilla_messages(state["question"].question, state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     graph = StateGraph(QAState)
