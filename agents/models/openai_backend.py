@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from agents.models.sdk_client import LoopBoundClient, describe_failure
 from eval.schema import TokenLogprob
 
 KEY_VARIABLE = "OPENAI_API_KEY"
@@ -23,11 +24,6 @@ def _token_logprobs(choice: Any) -> list[TokenLogprob] | None:
     return [TokenLogprob(token=item.token, logprob=float(item.logprob),
                          top={alt.token: float(alt.logprob) for alt in item.top_logprobs or []})
             for item in content]
-
-
-def _one_line(exc: BaseException, limit: int = 300) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class OpenAIModel:
@@ -57,19 +53,13 @@ class OpenAIModel:
         self.timeout = timeout
         self.max_retries = max_retries
         self._key = key or PLACEHOLDER_KEY
-        self._client: Any = None
-        self._client_loop: asyncio.AbstractEventLoop | None = None
+        self._clients = LoopBoundClient(self._new_client)
 
-    def _client_for_loop(self) -> Any:
-        """One AsyncOpenAI per event loop: its httpx pool must not outlive the loop it ran on."""
-        loop = asyncio.get_running_loop()
-        if self._client is None or self._client_loop is not loop:
-            from openai import AsyncOpenAI
+    def _new_client(self) -> Any:
+        from openai import AsyncOpenAI
 
-            self._client = AsyncOpenAI(api_key=self._key, base_url=self.base_url,
-                                       timeout=self.timeout, max_retries=self.max_retries)
-            self._client_loop = loop
-        return self._client
+        return AsyncOpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
+                           max_retries=self.max_retries)
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self.model, "messages": messages,
@@ -78,7 +68,7 @@ class OpenAIModel:
             request["seed"] = params.seed + params.sample_index
         if params.stop:
             request["stop"] = list(params.stop)
-        if params.logprobs:
+        if params.logprobs:  # llama_cpp.server returns no logprobs unless top_logprobs is sent too
             request["logprobs"] = True
             request["top_logprobs"] = params.top_logprobs
         return request
@@ -86,13 +76,13 @@ class OpenAIModel:
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
         import openai
 
-        client = self._client_for_loop()
+        client = await self._clients.get()
         started = time.perf_counter()
         try:
             response = await client.chat.completions.create(**self._request(messages, params))
-        except (openai.APIError, asyncio.TimeoutError) as exc:
-            where = str(client.base_url).rstrip("/")
-            raise ModelError(f"{self.name} at {where}: {type(exc).__name__}: {_one_line(exc)}") from exc
+        except (openai.OpenAIError, asyncio.TimeoutError) as exc:
+            raise ModelError(f"openai:{self.model} at {str(client.base_url).rstrip('/')}: "
+                             f"{describe_failure(exc)}") from exc
         latency = time.perf_counter() - started
         if not response.choices:
             raise ModelError(f"{self.name}: the server returned no choices")

@@ -1,0 +1,78 @@
+"""The outside contract (../shared/docs/contract.md): result and summary keys of a run.
+
+Runs every registered strategy on a scripted model over a small multi-hop and unanswerable set,
+then checks the keys users and scripts rely on.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import eval.cli as cli
+from agents.registry import strategies
+from eval.schema import Hop, Question
+from tests.fakes import ScriptedModel, last_user
+
+RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "category", "answer",
+               "confidence", "grade", "grader", "latency_s", "prompt_tokens", "completion_tokens",
+               "llm_calls", "error", "trace", "hops"}
+STRATEGY_KEYS = {"n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
+                 "f_score", "latency_s_mean", "latency_s_p95", "prompt_tokens_mean",
+                 "completion_tokens_mean", "llm_calls_mean", "confidence_coverage", "ece", "mce",
+                 "brier", "slope", "auroc"}
+GAIN_KEYS = {"f_score_delta", "accuracy_delta", "ci_low", "ci_high", "p_value", "latency_ratio",
+             "tokens_ratio"}
+SUMMARY_KEYS = {"strategies", "baseline", "gains", "per_category", "per_hop", "reliability"}
+
+QUESTIONS = [
+    Question(id="s1", question="Which city is the capital of France?", answer="Paris", category="geography"),
+    Question(id="s2", question="Which planet is the largest?", answer="Jupiter", category="science"),
+    Question(id="h1", question="In which country was the author of Nineteen Eighty-Four born?",
+             answer="India", category="people",
+             hops=[Hop(question="Who wrote Nineteen Eighty-Four?", answer="George Orwell"),
+                   Hop(question="In which country was #1 born?", answer="India")]),
+    Question(id="u1", question="Which country will win the 2090 World Cup?", answer=None,
+             answerable=False, unanswerable_reason="future", category="sport"),
+]
+
+
+def script(messages, params) -> str:
+    text = last_user(messages)
+    if "France" in text:
+        return "Answer: Paris\nConfidence: 90"
+    if "Nineteen Eighty-Four" in text:
+        return "Answer: George Orwell\nConfidence: 80"
+    if "Orwell" in text:
+        return "Answer: India\nConfidence: 60"
+    return "Answer: I don't know\nConfidence: 20"
+
+
+def test_result_and_summary_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: ScriptedModel(script))
+    data = tmp_path / "q.jsonl"
+    data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS))
+    out = tmp_path / "run"
+    names = list(strategies())
+    assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", ",".join(names),
+                     "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert len(rows) == len(QUESTIONS) * len(names)
+    for row in rows:
+        assert RESULT_KEYS <= set(row), f"{row['strategy']}: missing {RESULT_KEYS - set(row)}"
+        assert row["grade"] != "ERROR", f"{row['strategy']} failed: {row['error']}"
+    summary = json.loads((out / "summary.json").read_text())
+    assert SUMMARY_KEYS <= set(summary), f"missing {SUMMARY_KEYS - set(summary)}"
+    for name in names:
+        assert STRATEGY_KEYS <= set(summary["strategies"][name]), \
+            f"{name}: missing {STRATEGY_KEYS - set(summary['strategies'][name])}"
+        assert len(summary["reliability"][name]) == 10
+    assert summary["baseline"] == "vanilla"
+    for name in names:
+        if name != "vanilla":
+            assert GAIN_KEYS <= set(summary["gains"][name])
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {"factprobe_version", "started_utc", "command", "config", "python", "packages"} <= set(manifest)
+    assert manifest["grader"]["hedging"] == "accept"
