@@ -18,6 +18,7 @@ class Dataset:
     name: str
     questions: list[Question]
     corpus: list[Passage] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what a loader changed or could not map
 
 
 Loader = Callable[[Path], Dataset]
@@ -25,6 +26,14 @@ Loader = Callable[[Path], Dataset]
 # name -> (module, one-line description); the module defines `load(path) -> Dataset`.
 LOADERS: dict[str, tuple[str, str]] = {
     "jsonl": ("eval.datasets.jsonl_loader", "factprobe's native schema, one Question per line"),
+    "simpleqa": ("eval.datasets.simpleqa", "SimpleQA CSV (metadata, question/problem, true_answer/answer)"),
+    "musique": ("eval.datasets.musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question"),
+    "hotpotqa": ("eval.datasets.hotpotqa", "HotpotQA distractor JSONL: 10 paragraphs, supporting facts"),
+    "2wiki": ("eval.datasets.twowiki", "2WikiMultihopQA JSONL: paragraphs, evidence triples as hops"),
+    "selfaware": ("eval.datasets.selfaware", "SelfAware JSON: answerable and unanswerable questions"),
+    "kuq": ("eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
+    "fanoutqa": ("eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
+    "compceleb": ("eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
 }
 
 
