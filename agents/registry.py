@@ -13,6 +13,11 @@ GraphBuilder = Callable[[StrategyContext], Any]
 # One line per strategy module; importing a module registers its strategy.
 STRATEGY_MODULES = [
     "agents.strategies.vanilla",
+    "agents.strategies.rag",
+    "agents.strategies.best_of_n",
+    "agents.strategies.self_refine",
+    "agents.strategies.refusal",
+    "decomposition.strategy",
 ]
 
 
@@ -30,6 +35,10 @@ _STRATEGIES: dict[str, StrategySpec] = {}
 
 class UnknownStrategyError(ValueError):
     """A strategy name nobody registered."""
+
+
+class StrategyOptionError(ValueError):
+    """A strategy option out of its range (e.g. `--samples 0`); the message names the option."""
 
 
 def register_strategy(name: str, description: str) -> Callable[[GraphBuilder], GraphBuilder]:
@@ -56,8 +65,14 @@ def strategies() -> dict[str, StrategySpec]:
 
 
 def get_strategy(name: str) -> StrategySpec:
-    """The strategy called `name`; a ValueError lists the known names otherwise."""
+    """The strategy called `name` (or `X+rag`: retrieval, then X); a ValueError lists the known names otherwise."""
     known = strategies()
+    base = name.removesuffix("+rag")
+    if name not in known and base != name and base in known and base != "rag":
+        from retrieval.node import rag_composition
+
+        return rag_composition(known[base])
     if name not in known:
-        raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(known)}")
+        raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(known)} "
+                                   f"(each also as NAME+rag, with retrieval first)")
     return known[name]

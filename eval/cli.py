@@ -14,7 +14,8 @@ from rich.table import Table
 
 from agents.models.base import ModelSpecError
 from agents.models.registry import load_model
-from agents.registry import UnknownStrategyError, get_strategy, strategies
+from agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
+from calibration.methods import UnknownConfidenceError, check_confidence_config
 from eval.config import RunConfig
 from eval.datasets.errors import DatasetError
 from eval.datasets.registry import Dataset, describe_loaders, load_dataset
@@ -30,7 +31,8 @@ from eval.run_dir import RunDir, RunDirError
 from eval.runner import Runner
 from eval.schema import Question
 
-USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError)
+USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
+               UnknownConfidenceError)
 DEFAULT_SAMPLE_LIMIT = 12
 
 
@@ -66,8 +68,9 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     add("--sample-temperature", dest="sample_temperature", type=float, default=S)
     add("--selector", default=S, help="best_of_n: model | majority | confidence")
     add("--rounds", type=int, default=S, help="self_refine: refinement rounds")
-    add("--retriever", default=S, help="rag: retriever name")
-    add("--top-k", dest="top_k", type=int, default=S, help="rag: passages per query")
+    add("--retriever", default=S,
+        help="rag: bm25 (default) | dense | hybrid, each also NAME:PATH (JSONL or folder) | wikipedia | web")
+    add("--top-k", dest="top_k", type=int, default=S, help="rag: passages given to the model (default 3)")
     add("--decomposer", default=S, help="decompose: model | gold")
     add("--confidence", type=comma_list, default=S, help="confidence methods, comma-separated")
     add("--consistency-samples", dest="consistency_samples", type=int, default=S)
@@ -116,6 +119,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     config = resolve_config(args)
     for name in config.strategies:
         get_strategy(name)
+    check_confidence_config(config)
     dataset = load_dataset(config.dataset)
     run_dir = RunDir(config.out)
     if args.resume:
@@ -170,17 +174,20 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
         else:
             table = Table(title=f"dataset {args.name}", show_header=False)
             for key, value in description.items():
-                table.add_row(key, json.dumps(value) if isinstance(value, dict) else str(value))
+                table.add_row(key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list))
+                              else str(value))
             console.print(table)
         return 0
     for name, text in describe_loaders().items():
-        console.print(f"{name:10} {text}")
+        console.print(f"{name:10} {text}", soft_wrap=True)
     return 0
 
 
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
     for spec in strategies().values():
         console.print(f"{spec.name:14} {spec.description}")
+    console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
+                  "--retriever, --top-k)")
     return 0
 
 

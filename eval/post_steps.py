@@ -17,7 +17,12 @@ from eval.config import RunConfig
 from eval.grading.base import Grader
 from eval.schema import Question
 
-POST_STEP_MODULES: list[str] = []
+POST_STEP_MODULES: list[str] = [
+    "eval.sample_steps",
+    "eval.forced_reask",
+    "decomposition.hop_steps",
+    "calibration.post_step",
+]
 
 
 @dataclass

@@ -21,6 +21,13 @@ PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | Non
 
 REPORT_MODULES = [
     "eval.tables.scores",
+    "eval.tables.retrieval",
+    "eval.tables.ttc",
+    "eval.tables.self_awareness",
+    "eval.plots.ttc",
+    "decomposition.report",
+    "calibration.table",
+    "calibration.plots",
 ]
 
 _TABLES: list[TableFn] = []

@@ -20,6 +20,7 @@ from eval.grading.base import Grader
 from eval.post_steps import PostStep, PostStepInput
 from eval.run_dir import RunDir
 from eval.schema import Grade, Question, Result
+from retrieval.metrics import gold_passage_ids
 
 RECURSION_LIMIT = 100
 
@@ -39,7 +40,7 @@ def base_row(question: Question, strategy: str, repeat: int) -> dict[str, Any]:
     return {"question_id": question.id, "strategy": strategy, "repeat": repeat,
             "question": question.question, "gold": question.answer, "category": question.category,
             "answerable": question.answerable, "hop_count": question.hop_count,
-            "gold_passage_ids": question.passage_ids or None}
+            "gold_passage_ids": gold_passage_ids(question) or None}
 
 
 def state_costs(state: QAState) -> dict[str, Any]:

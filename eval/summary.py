@@ -18,6 +18,13 @@ StrategyMetric = Callable[[list[Result]], dict[str, Any]]
 
 SECTION_MODULES = [
     "eval.sections.core",
+    "eval.sections.retrieval",
+    "eval.sections.gains",
+    "eval.sections.repeats",
+    "eval.sections.ttc",
+    "eval.sections.self_awareness",
+    "decomposition.sections",
+    "calibration.summary",
 ]
 
 _SECTIONS: dict[str, SummarySection] = {}

@@ -13,7 +13,7 @@ import pytest
 
 import eval.cli as cli
 from agents.registry import strategies
-from eval.schema import Hop, Question
+from eval.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user
 
 RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "category", "answer",
@@ -27,15 +27,21 @@ GAIN_KEYS = {"f_score_delta", "accuracy_delta", "ci_low", "ci_high", "p_value", 
              "tokens_ratio"}
 SUMMARY_KEYS = {"strategies", "baseline", "gains", "per_category", "per_hop", "reliability"}
 
+CORPUS = [Passage(id="p1", title="France", text="Paris is the capital of France."),
+          Passage(id="p2", title="Nineteen Eighty-Four", text="George Orwell wrote Nineteen Eighty-Four."),
+          Passage(id="p3", title="George Orwell", text="George Orwell was born in Motihari, India.")]
+
 QUESTIONS = [
-    Question(id="s1", question="Which city is the capital of France?", answer="Paris", category="geography"),
-    Question(id="s2", question="Which planet is the largest?", answer="Jupiter", category="science"),
+    Question(id="s1", question="Which city is the capital of France?", answer="Paris", category="geography",
+             passage_ids=["p1"], corpus=CORPUS),
+    Question(id="s2", question="Which planet is the largest?", answer="Jupiter", category="science",
+             corpus=CORPUS),
     Question(id="h1", question="In which country was the author of Nineteen Eighty-Four born?",
-             answer="India", category="people",
+             answer="India", category="people", passage_ids=["p2", "p3"], corpus=CORPUS,
              hops=[Hop(question="Who wrote Nineteen Eighty-Four?", answer="George Orwell"),
                    Hop(question="In which country was #1 born?", answer="India")]),
     Question(id="u1", question="Which country will win the 2090 World Cup?", answer=None,
-             answerable=False, unanswerable_reason="future", category="sport"),
+             answerable=False, unanswerable_reason="future", category="sport", corpus=CORPUS),
 ]
 
 

@@ -8,15 +8,14 @@ from langgraph.graph import END, START, StateGraph
 
 from agents.context import StrategyContext
 from agents.nodes import generate_node, parse_node
-from agents.prompts import VANILLA_SYSTEM, VANILLA_USER, question_block
+from agents.prompts import VANILLA_USER, answer_messages, question_block
 from agents.registry import register_strategy
 from agents.state import QAState
 
 
 def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[dict[str, str]]:
-    """The vanilla prompt: system line plus the question (and any retrieved passages)."""
-    return [{"role": "system", "content": VANILLA_SYSTEM},
-            {"role": "user", "content": VANILLA_USER.format(question_block=question_block(question, passages))}]
+    """The vanilla prompt: worked examples, then the question (and any retrieved passages)."""
+    return answer_messages(VANILLA_USER.format(question_block=question_block(question, passages)))
 
 
 @register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")

@@ -29,7 +29,7 @@ _HEDGE = re.compile(
 
 def is_refusal(answer: str) -> bool:
     """True when the answer declines to answer ("I don't know", the MM-SAP refusal phrase, …)."""
-    return bool(_REFUSAL.search(answer))
+    return bool(_REFUSAL.search(answer.replace("\u2019", "'")))
 
 
 def is_hedged(answer: str) -> bool:

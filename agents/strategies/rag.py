@@ -1,0 +1,18 @@
+"""rag: Video SimpleQA's retrieval-augmented generation (protocols §3).
+
+Extract the question's key entities, retrieve about them (`--retriever`, `--top-k`), answer as
+vanilla does with the passages in the prompt. It is exactly `vanilla+rag`; any strategy X runs with
+retrieval as `X+rag` (see retrieval.node).
+"""
+
+from __future__ import annotations
+
+from agents.context import StrategyContext
+from agents.registry import register_strategy
+from agents.strategies.vanilla import build as build_vanilla
+from retrieval.node import with_retrieval
+
+
+@register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla")
+def build(context: StrategyContext):
+    return with_retrieval(build_vanilla(context), context)

@@ -1,0 +1,96 @@
+"""Confidence methods: one small module each, registered by name with the statistics it needs.
+
+As in lm-polygraph, a method does not call the model itself: it declares `needs` (names of
+statistics in `calibration.statistics`, e.g. the answer's token logprobs or K extra samples), the
+post step computes every needed statistic once, and each method turns them into values on the
+0–100 scale (None where it has none). A method may give several values (`token_prob` gives the
+mean and the minimum token probability), named by `outputs`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from agents.state import QAState
+from eval.config import RunConfig
+from eval.schema import Question
+
+# One line per method module; importing a module registers its method.
+CONFIDENCE_MODULES = [
+    "calibration.methods.verbal",
+    "calibration.methods.token_prob",
+    "calibration.methods.consistency",
+    "calibration.methods.p_true",
+]
+
+
+@dataclass(frozen=True)
+class MethodInput:
+    """What a method scores: the question, the strategy's final state and the computed statistics."""
+
+    question: Question
+    state: QAState
+    stats: dict[str, Any]
+
+
+Score = Callable[[MethodInput], dict[str, float | None]]
+
+
+@dataclass(frozen=True)
+class ConfidenceMethod:
+    name: str
+    needs: tuple[str, ...]
+    outputs: tuple[str, ...]
+    score: Score
+
+
+class UnknownConfidenceError(ValueError):
+    """A --confidence value nobody registered, or options a method cannot run with."""
+
+
+_METHODS: dict[str, ConfidenceMethod] = {}
+
+
+def register_confidence(name: str, needs: tuple[str, ...] = (),
+                        outputs: tuple[str, ...] | None = None) -> Callable[[Score], Score]:
+    """Decorator: register `score(MethodInput) -> {output: value}` as the method `name`."""
+
+    def decorate(score: Score) -> Score:
+        if name in _METHODS and _METHODS[name].score is not score:
+            raise ValueError(f"confidence method {name!r} is registered twice")
+        _METHODS[name] = ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score)
+        return score
+
+    return decorate
+
+
+def confidence_methods() -> dict[str, ConfidenceMethod]:
+    """Every registered method by name, in registration order."""
+    for module in CONFIDENCE_MODULES:
+        importlib.import_module(module)
+    return dict(_METHODS)
+
+
+def get_method(name: str) -> ConfidenceMethod:
+    known = confidence_methods()
+    if name not in known:
+        raise UnknownConfidenceError(f"unknown confidence method {name!r}; known: {', '.join(known)}")
+    return known[name]
+
+
+def output_order() -> list[str]:
+    """Every output name of every method, in registration order (for tables and plots)."""
+    return [output for method in confidence_methods().values() for output in method.outputs]
+
+
+def check_confidence_config(config: RunConfig) -> None:
+    """Fail early, before any model call, on an unknown method or an unusable sample count."""
+    if not config.confidence:
+        raise UnknownConfidenceError("--confidence needs at least one method, e.g. verbal")
+    for name in config.confidence:
+        get_method(name)
+    if "consistency" in config.confidence and config.consistency_samples < 1:
+        raise UnknownConfidenceError(f"--consistency-samples must be at least 1, got "
+                                     f"{config.consistency_samples}")

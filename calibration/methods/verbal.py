@@ -1,0 +1,10 @@
+"""verbal: the 0–100 confidence the model stated in its reply, as the strategy parsed it."""
+
+from __future__ import annotations
+
+from calibration.methods import MethodInput, register_confidence
+
+
+@register_confidence("verbal")
+def verbal(data: MethodInput) -> dict[str, float | None]:
+    return {"verbal": data.state.get("confidence")}

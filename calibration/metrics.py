@@ -1,0 +1,276 @@
+"""Calibration metrics on raw stated confidences (protocols §2), with numpy and scipy.
+
+Inputs are confidences on the stated 0–100 scale and booleans "the answer was CORRECT". Nothing is
+rescaled per run: a confidence c is read as the probability c / 100. Outputs are fractions (0–1).
+
+Binning. Equal-width bins are right-closed, (lo, hi], with a confidence of exactly 0 in the first
+bin (Guo et al. 2017; scikit-learn's `calibration_curve` assigns the same way): a stated 90 falls in
+the 80–90 bin, a stated 100 in the 90–100 bin. The edges are computed on the 0–100 scale, where
+they are exact, so a stated round number never lands on the wrong side through a rounding error.
+Equal-mass bins (the option) take their edges from the confidences' quantiles, as scikit-learn's
+`strategy="quantile"` does, with the same right-closed assignment; tied confidences cannot be
+split, so with many ties some equal-mass bins stay empty.
+
+Any value that cannot be computed (no rows, one class only for AUROC, no bin with a positive
+confidence for the slope) is None, never 0.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+from scipy.stats import rankdata
+
+N_BINS = 10
+BOOTSTRAP_RESAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class Bins:
+    """Per-bin counts, mean confidence (0–1) and accuracy; empty bins have n = 0 and NaN means."""
+
+    edges: np.ndarray          # on the 0–100 scale, length M + 1
+    n: np.ndarray
+    confidence: np.ndarray
+    accuracy: np.ndarray
+
+    @property
+    def filled(self) -> np.ndarray:
+        return self.n > 0
+
+
+def _arrays(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray]:
+    conf = np.asarray(confidence, dtype=float)
+    right = np.asarray(correct, dtype=bool)
+    if conf.shape != right.shape or conf.ndim != 1:
+        raise ValueError(f"confidence and correct must be 1-D and of equal length, got {conf.shape} "
+                         f"and {right.shape}")
+    if conf.size and (np.isnan(conf).any() or conf.min() < 0 or conf.max() > 100):
+        raise ValueError("confidences must lie in 0–100 (missing ones are left out before, not as NaN)")
+    return conf, right
+
+
+def uniform_edges(n_bins: int = N_BINS) -> np.ndarray:
+    """Equal-width edges on the 0–100 scale: 0, 10, …, 100 for ten bins."""
+    return np.linspace(0.0, 100.0, n_bins + 1)
+
+
+def equal_mass_edges(confidence: Any, n_bins: int = N_BINS) -> np.ndarray:
+    """Edges at the confidences' quantiles (scikit-learn's `strategy="quantile"`)."""
+    conf = np.asarray(confidence, dtype=float)
+    return np.percentile(conf, np.linspace(0.0, 100.0, n_bins + 1))
+
+
+def bin_index(confidence: Any, edges: np.ndarray) -> np.ndarray:
+    """Right-closed bin of each confidence: bin m holds edges[m] < c <= edges[m+1]; 0 is in bin 0."""
+    return np.searchsorted(edges[1:-1], np.asarray(confidence, dtype=float), side="left")
+
+
+def reliability_bins(confidence: Any, correct: Any, edges: np.ndarray | None = None) -> Bins:
+    """Counts, mean confidence and accuracy per bin (default: ten equal-width bins)."""
+    conf, right = _arrays(confidence, correct)
+    edges = uniform_edges() if edges is None else np.asarray(edges, dtype=float)
+    m = len(edges) - 1
+    ids = bin_index(conf, edges)
+    n = np.bincount(ids, minlength=m)
+    sums = np.bincount(ids, weights=conf / 100.0, minlength=m)
+    hits = np.bincount(ids, weights=right.astype(float), minlength=m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return Bins(edges, n, sums / n, hits / n)
+
+
+def ece(bins: Bins) -> float | None:
+    """Expected calibration error Σ_m (|B_m|/N)·|acc(B_m) − conf(B_m)|."""
+    total = bins.n.sum()
+    if not total:
+        return None
+    filled = bins.filled
+    gaps = np.abs(bins.accuracy[filled] - bins.confidence[filled])
+    return float(np.sum(bins.n[filled] / total * gaps))
+
+
+def mce(bins: Bins) -> float | None:
+    """Maximum calibration error: the largest |acc − conf| over non-empty bins."""
+    filled = bins.filled
+    if not filled.any():
+        return None
+    return float(np.max(np.abs(bins.accuracy[filled] - bins.confidence[filled])))
+
+
+def weighted_slope(bins: Bins) -> float | None:
+    """WorldVQA's weighted average slope Σ_m w_m·acc(B_m)/conf(B_m).
+
+    Bins whose mean confidence is 0 have no slope and are skipped; the weights w_m = |B_m|/N' use
+    N' = the rows in the bins kept, so they sum to 1 (with no zero-confidence rows N' = N).
+    1.0 is ideal; below 1.0 the model is overconfident.
+    """
+    keep = bins.filled & (np.nan_to_num(bins.confidence) > 0)
+    if not keep.any():
+        return None
+    weights = bins.n[keep] / bins.n[keep].sum()
+    return float(np.sum(weights * bins.accuracy[keep] / bins.confidence[keep]))
+
+
+def brier(confidence: Any, correct: Any) -> float | None:
+    """Mean squared difference between c/100 and the 0/1 outcome."""
+    conf, right = _arrays(confidence, correct)
+    if not conf.size:
+        return None
+    return float(np.mean((conf / 100.0 - right) ** 2))
+
+
+def overconfidence(confidence: Any, correct: Any) -> float | None:
+    """Mean confidence minus accuracy (positive: overconfident)."""
+    conf, right = _arrays(confidence, correct)
+    if not conf.size:
+        return None
+    return float(np.mean(conf / 100.0) - np.mean(right))
+
+
+def auroc(confidence: Any, correct: Any) -> float | None:
+    """Area under the ROC curve of confidence as a detector of correct answers.
+
+    The Mann–Whitney form: the probability that a correct answer has a higher confidence than an
+    incorrect one, ties counting one half. None when only one class is present.
+    """
+    conf, right = _arrays(confidence, correct)
+    positives = int(right.sum())
+    negatives = conf.size - positives
+    if not positives or not negatives:
+        return None
+    ranks = rankdata(conf)
+    u = ranks[right].sum() - positives * (positives + 1) / 2.0
+    return float(u / (positives * negatives))
+
+
+def risk_coverage(confidence: Any, correct: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The risk–coverage curve: answering the k most confident rows, k = 1 … N.
+
+    Returns (coverage k/N, risk = error rate among those k). Rows with equal confidence cannot be
+    ordered, so within a tie the risk is its expectation over every order of the tied rows (errors
+    accrue at the tie's average rate); the curve then does not depend on the rows' file order.
+    """
+    conf, right = _arrays(confidence, correct)
+    total = conf.size
+    if not total:
+        return np.zeros(0), np.zeros(0)
+    values, inverse = np.unique(-conf, return_inverse=True)   # ascending −conf = descending conf
+    sizes = np.bincount(inverse, minlength=len(values))
+    errors = np.bincount(inverse, weights=(~right).astype(float), minlength=len(values))
+    group = np.repeat(np.arange(len(values)), sizes)           # group of the k-th answered row
+    before_n = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    before_err = np.concatenate(([0.0], np.cumsum(errors)[:-1]))
+    k = np.arange(1, total + 1)
+    expected_errors = before_err[group] + (k - before_n[group]) * errors[group] / sizes[group]
+    return k / total, expected_errors / k
+
+
+def aurc(confidence: Any, correct: Any) -> float | None:
+    """Area under the risk–coverage curve: the mean risk over k = 1 … N (lower is better)."""
+    _, risk = risk_coverage(confidence, correct)
+    return float(risk.mean()) if risk.size else None
+
+
+def accuracy_at_coverage(confidence: Any, correct: Any, coverage: float) -> float | None:
+    """Accuracy on the ceil(coverage·N) most confident rows (ties in expectation)."""
+    _, risk = risk_coverage(confidence, correct)
+    if not risk.size:
+        return None
+    k = max(1, math.ceil(round(coverage * risk.size, 9)))
+    return float(1.0 - risk[k - 1])
+
+
+def batched_ece(confidence: np.ndarray, correct: np.ndarray) -> np.ndarray:
+    """ECE over ten equal-width bins for each row of 2-D arrays (one resample per row).
+
+    Uses Σ_m (|B_m|/N)·|acc_m − conf_m| = Σ_m |hits_m − Σ_{B_m} c/100| / N, so empty bins need no
+    special case.
+    """
+    resamples, n = confidence.shape
+    edges = uniform_edges()
+    flat = (bin_index(confidence, edges) + (len(edges) - 1) * np.arange(resamples)[:, None]).ravel()
+    size = resamples * (len(edges) - 1)
+    sums = np.bincount(flat, weights=(confidence / 100.0).ravel(), minlength=size)
+    hits = np.bincount(flat, weights=correct.astype(float).ravel(), minlength=size)
+    return np.abs(hits - sums).reshape(resamples, -1).sum(axis=1) / n
+
+
+def batched_auroc(confidence: np.ndarray, correct: np.ndarray) -> np.ndarray:
+    """AUROC (Mann–Whitney, ties one half) for each row of 2-D arrays; NaN where a row has one class."""
+    ranks = rankdata(confidence, axis=1)
+    positives = correct.sum(axis=1).astype(float)
+    pairs = positives * (confidence.shape[1] - positives)
+    u = (ranks * correct).sum(axis=1) - positives * (positives + 1) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(pairs > 0, u / pairs, np.nan)
+
+
+BatchedStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def bootstrap_ci(statistic: BatchedStatistic, confidence: Any, correct: Any, seed: int = 0,
+                 resamples: int = BOOTSTRAP_RESAMPLES, level: float = 0.95,
+                 chunk: int = 100) -> tuple[float, float] | None:
+    """Percentile bootstrap CI of a statistic over rows resampled with replacement.
+
+    `statistic` takes 2-D arrays (one resample per row) and returns one value per resample, NaN
+    where it is undefined. Written out rather than with scipy.stats.bootstrap because such
+    resamples (AUROC with one class) must be dropped, not turn the interval into NaN. None with
+    fewer than two rows or no defined resample.
+    """
+    conf, right = _arrays(confidence, correct)
+    if conf.size < 2:
+        return None
+    rng = np.random.default_rng(seed)
+    values = []
+    for start in range(0, resamples, chunk):
+        index = rng.integers(0, conf.size, size=(min(chunk, resamples - start), conf.size))
+        values.append(statistic(conf[index], right[index]))
+    defined = np.concatenate(values)
+    defined = defined[~np.isnan(defined)]
+    if not defined.size:
+        return None
+    tail = (1.0 - level) / 2.0 * 100.0
+    low, high = np.percentile(defined, [tail, 100.0 - tail])
+    return float(low), float(high)
+
+
+def calibration_metrics(confidence: Any, correct: Any, seed: int = 0,
+                        resamples: int = BOOTSTRAP_RESAMPLES, with_ci: bool = True) -> dict[str, Any]:
+    """Every calibration metric of one (strategy, method) set, as fractions; None where undefined."""
+    conf, right = _arrays(confidence, correct)
+    bins = reliability_bins(conf, right)
+    mass = reliability_bins(conf, right, equal_mass_edges(conf)) if conf.size else bins
+    metrics: dict[str, Any] = {
+        "n": int(conf.size),
+        "accuracy": float(right.mean()) if conf.size else None,
+        "confidence_mean": float(conf.mean() / 100.0) if conf.size else None,
+        "ece": ece(bins), "mce": mce(bins),
+        "ece_equal_mass": ece(mass), "mce_equal_mass": mce(mass),
+        "brier": brier(conf, right), "slope": weighted_slope(bins),
+        "overconfidence": overconfidence(conf, right), "auroc": auroc(conf, right),
+        "aurc": aurc(conf, right),
+        "accuracy_at_50": accuracy_at_coverage(conf, right, 0.5),
+        "accuracy_at_80": accuracy_at_coverage(conf, right, 0.8),
+    }
+    if with_ci:
+        metrics["ece_ci"] = bootstrap_ci(batched_ece, conf, right, seed, resamples)
+        metrics["auroc_ci"] = bootstrap_ci(batched_auroc, conf, right, seed, resamples)
+        metrics["bootstrap_resamples"] = resamples
+    return metrics
+
+
+def reliability_table(confidence: Any, correct: Any) -> list[dict[str, Any]]:
+    """The contract's `reliability` list: ten equal-width bins, empty ones with null means."""
+    bins = reliability_bins(confidence, correct)
+    rows = []
+    for m in range(len(bins.n)):
+        filled = bool(bins.n[m])
+        rows.append({"bin_low": float(bins.edges[m] / 100.0), "bin_high": float(bins.edges[m + 1] / 100.0),
+                     "n": int(bins.n[m]),
+                     "confidence_mean": float(bins.confidence[m]) if filled else None,
+                     "accuracy": float(bins.accuracy[m]) if filled else None})
+    return rows

@@ -1,0 +1,153 @@
+"""Calibration plots (matplotlib, Agg canvas, no pyplot state): reliability diagrams, confidence
+histograms and risk–coverage curves, one panel per confidence method.
+
+Reliability diagrams follow WorldVQA: only bins with at least MIN_BIN_COUNT rows are drawn, as
+points sized by their count; the panel says how many non-empty bins were hidden. The dashed
+diagonal is perfect calibration; the solid line through the origin has the weighted average
+slope (calibration.metrics.weighted_slope, computed over all bins, hidden ones included).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
+from calibration.rows import CalibrationSet, calibration_set, methods_in
+from eval.report import report_plot
+from eval.schema import Result
+
+MIN_BIN_COUNT = 20
+PANEL_INCHES = 3.6
+
+
+def _file_name(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)
+
+
+def _by_strategy(rows: list[Result]) -> dict[str, list[Result]]:
+    grouped: dict[str, list[Result]] = defaultdict(list)
+    for row in rows:
+        grouped[row.strategy].append(row)
+    return dict(grouped)
+
+
+def _figure(panels: int) -> tuple[Figure, list[Any]]:
+    figure = Figure(figsize=(PANEL_INCHES * panels, PANEL_INCHES + 0.6), layout="constrained")
+    FigureCanvasAgg(figure)
+    axes = figure.subplots(1, panels, squeeze=False)[0]
+    return figure, list(axes)
+
+
+def _reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
+    axis.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
+    axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="accuracy", aspect="equal")
+    n = data.confidence.size
+    if not n:
+        axis.set_title(f"{method}: no confidences ({data.counts['eligible']} eligible rows)", fontsize=9)
+        return
+    bins = reliability_bins(data.confidence, data.correct)
+    shown = bins.n >= MIN_BIN_COUNT
+    hidden = int(np.sum(bins.filled & ~shown))
+    if shown.any():
+        sizes = 30 + 300 * bins.n[shown] / bins.n[shown].max()
+        axis.scatter(bins.confidence[shown], bins.accuracy[shown], s=sizes, alpha=0.7, color="tab:blue",
+                     edgecolor="black", zorder=3, label=f"bins with ≥ {MIN_BIN_COUNT} rows")
+    slope = weighted_slope(bins)
+    if slope is not None:
+        axis.plot([0, 1], [0, slope], color="tab:red", linewidth=1.5, label=f"weighted slope {slope:.2f}")
+    else:
+        axis.text(0.97, 0.35, "no weighted slope:\nevery confidence is 0", transform=axis.transAxes,
+                  ha="right", fontsize=7.5, color="tab:red")
+    axis.set_title(f"{method}: n={n}, ECE {100 * ece(bins):.1f}%", fontsize=9)
+    if hidden:
+        axis.text(0.03, 0.97, f"{hidden} of {int(bins.filled.sum())} non-empty bins hidden\n"
+                              f"(< {MIN_BIN_COUNT} rows each)",
+                  transform=axis.transAxes, va="top", fontsize=7.5, color="dimgray")
+    axis.legend(loc="lower right", fontsize=7)
+
+
+@report_plot
+def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path) -> list[Path] | None:
+    """reliability_<strategy>.png: a reliability diagram per confidence method."""
+    written = []
+    for strategy, strategy_rows in _by_strategy(rows).items():
+        methods = methods_in(strategy_rows)
+        figure, axes = _figure(len(methods))
+        for axis, method in zip(axes, methods):
+            _reliability_panel(axis, method, calibration_set(strategy_rows, method))
+        figure.suptitle(f"Reliability: {strategy} (answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+        path = out / f"reliability_{_file_name(strategy)}.png"
+        figure.savefig(path, dpi=110)
+        written.append(path)
+    return written or None
+
+
+def _all_methods(grouped: dict[str, list[Result]]) -> list[str]:
+    names: list[str] = []
+    for strategy_rows in grouped.values():
+        names.extend(name for name in methods_in(strategy_rows) if name not in names)
+    return names
+
+
+@report_plot
+def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
+    """confidence_histogram.png: the share of rows per 10-point confidence bin, per strategy."""
+    grouped = _by_strategy(rows)
+    if not grouped:
+        return None
+    methods = _all_methods(grouped)
+    figure, axes = _figure(len(methods))
+    edges = uniform_edges() / 100.0
+    for axis, method in zip(axes, methods):
+        for strategy, strategy_rows in grouped.items():
+            data = calibration_set(strategy_rows, method)
+            if not data.confidence.size:
+                continue
+            counts = reliability_bins(data.confidence, data.correct).n
+            axis.stairs(counts / counts.sum(), edges, linewidth=1.5,
+                        label=f"{strategy} (n={data.confidence.size})")
+        axis.set(xlim=(0, 1), ylim=(0, 1.05), xlabel="confidence (bins (lo, hi])", ylabel="share of rows",
+                 title=method)
+        if axis.has_data():
+            axis.legend(fontsize=7, loc="upper left")
+        else:
+            axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
+    figure.suptitle("Confidence distribution (answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+    path = out / "confidence_histogram.png"
+    figure.savefig(path, dpi=110)
+    return path
+
+
+@report_plot
+def risk_coverage_curves(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
+    """risk_coverage.png: error rate among the most confident answers as coverage grows."""
+    grouped = _by_strategy(rows)
+    if not grouped:
+        return None
+    methods = _all_methods(grouped)
+    figure, axes = _figure(len(methods))
+    for axis, method in zip(axes, methods):
+        for strategy, strategy_rows in grouped.items():
+            data = calibration_set(strategy_rows, method)
+            coverage, risk = risk_coverage(data.confidence, data.correct)
+            if not coverage.size:
+                continue
+            axis.plot(coverage, risk, marker="." if coverage.size <= 40 else None, linewidth=1.5,
+                      label=f"{strategy} (AURC {risk.mean():.2f}, n={coverage.size})")
+        axis.set(xlim=(0, 1), ylim=(0, 1.02), xlabel="coverage (most confident first)",
+                 ylabel="risk (error rate)", title=method)
+        if axis.has_data():
+            axis.legend(fontsize=7, loc="lower right")
+        else:
+            axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
+    figure.suptitle("Risk–coverage (ties averaged; lower is better)", fontsize=10)
+    path = out / "risk_coverage.png"
+    figure.savefig(path, dpi=110)
+    return path

@@ -1,0 +1,81 @@
+"""Calibration in summary.json: contract keys per strategy, per-method detail, reliability bins.
+
+- `strategies[name]`: `confidence_coverage, ece, mce, brier, slope, auroc` from the `verbal`
+  method (the contract keys), plus the measurement's cost: `confidence_calls_mean`,
+  `confidence_latency_s_mean`, `confidence_tokens_mean`, and `confidence_cost_ratio` /
+  `confidence_tokens_ratio` (its compute time / tokens over the strategy's own).
+- `calibration[name][method]`: every metric of `calibration.metrics.calibration_metrics`, the
+  bootstrap CIs, and the row counts of `calibration.rows.calibration_set`.
+- `reliability[name]`: ten equal-width right-closed bins of the verbal confidence.
+The bootstrap is seeded with the run's seed from the manifest (0 without one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from calibration.metrics import calibration_metrics, reliability_table
+from calibration.rows import VERBAL, calibration_set, methods_in
+from eval.metrics import mean
+from eval.schema import Result
+from eval.summary import SummaryInput, strategy_metric, summary_section
+
+CONTRACT_KEYS = ("ece", "mce", "brier", "slope", "auroc")
+
+
+def _extra(row: Result, key: str) -> Any:
+    return (row.model_extra or {}).get(key)
+
+
+@strategy_metric
+def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
+    """The contract's calibration keys, from the stated confidence."""
+    data = calibration_set(rows, VERBAL)
+    metrics = calibration_metrics(data.confidence, data.correct, with_ci=False)
+    return {"confidence_coverage": data.counts["coverage"], **{key: metrics[key] for key in CONTRACT_KEYS}}
+
+
+@strategy_metric
+def confidence_cost(rows: list[Result]) -> dict[str, Any]:
+    """What the confidence measurement cost, apart from the strategy's own cost; the ratios are
+    measurement over strategy (mean over mean), in compute time and in tokens."""
+    measured = [row for row in rows if row.error is None and _extra(row, "confidence_calls") is not None]
+    keys = ("confidence_calls_mean", "confidence_latency_s_mean", "confidence_cost_ratio",
+            "confidence_tokens_mean", "confidence_tokens_ratio")
+    if not measured:
+        return dict.fromkeys(keys)
+    latency = mean([_extra(row, "confidence_latency_s") for row in measured])
+    own_latency = mean([row.latency_s for row in measured])
+    tokens = mean([_extra(row, "confidence_prompt_tokens") + _extra(row, "confidence_completion_tokens")
+                   for row in measured])
+    own_tokens = mean([row.prompt_tokens + row.completion_tokens for row in measured])
+    return dict(zip(keys, (mean([_extra(row, "confidence_calls") for row in measured]), latency,
+                           latency / own_latency if own_latency else None, tokens,
+                           tokens / own_tokens if own_tokens else None)))
+
+
+def _seed(data: SummaryInput) -> int:
+    return int((data.manifest.get("config") or {}).get("seed") or 0)
+
+
+@summary_section("calibration")
+def calibration(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, rows in data.by_strategy.items():
+        out[name] = {}
+        for method in methods_in(rows):
+            subset = calibration_set(rows, method)
+            metrics = calibration_metrics(subset.confidence, subset.correct, seed=_seed(data))
+            for key in ("ece_ci", "auroc_ci"):
+                metrics[key] = None if metrics[key] is None else list(metrics[key])
+            out[name][method] = {**metrics, "counts": subset.counts}
+    return out
+
+
+@summary_section("reliability")
+def reliability(data: SummaryInput) -> dict[str, list[dict[str, Any]]]:
+    out = {}
+    for name, rows in data.by_strategy.items():
+        subset = calibration_set(rows, VERBAL)
+        out[name] = reliability_table(subset.confidence, subset.correct)
+    return out

@@ -1,0 +1,120 @@
+"""Per-hop tables (like Video SimpleQA Table 4), decomposition quality, and the per-hop plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from eval.format import num, pct
+from eval.report import report_plot, report_table
+from eval.schema import Result
+
+
+def hop_columns(per_hop: dict[str, dict[str, Any]]) -> int:
+    """How many QA columns: the largest hop count in the run (at least 2)."""
+    return max([2, *(int(k) for entries in per_hop.values() for k in entries)])
+
+
+def joint(entry: dict[str, Any], key: str) -> str:
+    if not entry["n_joint"]:
+        return "–"
+    return f"{entry[key]}/{entry['n_joint']}"
+
+
+def weakest(entry: dict[str, Any]) -> str:
+    """'1' or '1,3' for the lowest-scoring hops; '=' when all hops score the same; '–' without scores."""
+    if entry["weakest_hops"]:
+        return ",".join(str(k) for k in entry["weakest_hops"])
+    return "=" if any(f is not None for f in entry["hop_f_scores"]) else "–"
+
+
+def table_row(label: str, hop_count: str, entry: dict[str, Any], width: int, final_f: float | None) -> list[str]:
+    scores = [pct(f) for f in entry["hop_f_scores"]] + [""] * (width - len(entry["hop_f_scores"]))
+    return [label, hop_count, str(entry.get("n", entry["n_with_hops"])), *scores, pct(final_f),
+            weakest(entry), joint(entry, "final_right_hop_wrong"),
+            joint(entry, "final_wrong_all_hops_right")]
+
+
+@report_table
+def per_hop_table(summary: dict[str, Any], console: Console) -> None:
+    per_hop = summary.get("per_hop") or {}
+    if not per_hop:
+        return
+    width = hop_columns(per_hop)
+    table = Table(title="Per-hop F-score (%): sub-QA probes QA1..QAk (gold earlier answers) and the "
+                        "multi-hop final answer; joint outcomes as count/rows graded")
+    table.add_column("strategy", no_wrap=True)
+    for column in ("hops", "n", *(f"QA{i}" for i in range(1, width + 1)), "final", "weakest",
+                   "✓final ✗hop", "✗final ✓hops"):
+        table.add_column(column, justify="right")
+    for name, entries in per_hop.items():
+        for hop_count, entry in entries.items():
+            table.add_row(*table_row(name, hop_count, entry, width, entry["final_f_score"]))
+            if "chain" in entry:
+                table.add_row(*table_row(f"{name} (own hops)", hop_count, entry["chain"], width,
+                                         entry["final_f_score"]))
+    console.print(table)
+    ids = [(name, hop_count, entry["final_right_hop_wrong_ids"]) for name, entries in per_hop.items()
+           for hop_count, entry in entries.items() if entry["final_right_hop_wrong_ids"]]
+    for name, hop_count, labels in ids:
+        console.print(f"final right, a probed hop wrong — {name}, {hop_count} hops: {', '.join(labels)}")
+
+
+@report_table
+def decomposition_table(summary: dict[str, Any], console: Console) -> None:
+    quality = summary.get("decomposition") or {}
+    if not quality:
+        return
+    table = Table(title="Decomposition quality (rows with gold sub-QAs; %)")
+    for column in ("strategy", "n", "decomposer", "fallback", "hops pred", "hops gold", "count match",
+                   "hop answer match", "gold answers found"):
+        table.add_column(column, justify="left" if column in ("strategy", "decomposer") else "right")
+    for name, q in quality.items():
+        table.add_row(name, str(q["n"]), ", ".join(q["decomposers"]), pct(q["fallback_rate"]),
+                      num(q["predicted_hops_mean"], 1), num(q["gold_hops_mean"], 1),
+                      pct(q["hop_count_match_rate"]), pct(q["hop_answer_match_rate"]),
+                      pct(q["gold_answers_recovered_rate"]))
+    console.print(table)
+
+
+@report_plot
+def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
+    """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score."""
+    per_hop = summary.get("per_hop") or {}
+    hop_counts = sorted({int(k) for entries in per_hop.values() for k in entries})
+    if not hop_counts:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(per_hop)
+    figure, axes = plt.subplots(1, len(hop_counts), figsize=(3.2 * len(hop_counts) + 1, 3.2),
+                                squeeze=False, sharey=True)
+    bar = 0.8 / len(names)
+    for axis, hop_count in zip(axes[0], hop_counts):
+        labels = [f"QA{i}" for i in range(1, hop_count + 1)] + ["final"]
+        for offset, name in enumerate(names):
+            entry = per_hop[name].get(str(hop_count))
+            if entry is None:
+                continue
+            values = [*entry["hop_f_scores"], entry["final_f_score"]]
+            heights = [float("nan") if v is None else 100 * v for v in values]  # None: no bar
+            xs = [i + offset * bar - 0.4 + bar / 2 for i in range(len(labels))]
+            axis.bar(xs, heights, width=bar, label=name)
+        axis.set_xticks(range(len(labels)), labels)
+        rows_here = max(entries.get(str(hop_count), {}).get("n", 0) for entries in per_hop.values())
+        axis.set_title(f"{hop_count}-hop (n={rows_here})")
+        axis.set_ylim(0, 100)
+    axes[0][0].set_ylabel("F-score (%)")
+    axes[0][-1].legend(fontsize="small")
+    figure.suptitle("Sub-QA probe F-score per hop vs final answer", fontsize="medium")
+    figure.tight_layout()
+    path = out_dir / "per_hop.png"
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path

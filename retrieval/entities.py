@@ -1,0 +1,143 @@
+"""From a question to retrieval queries: the question's key entities (protocols §3, step 1).
+
+The model is asked to list the entities; a listed entity is kept only when every content word of
+it occurs in the question: a small model tends to answer instead ("The capital of France is
+Paris"), and a guessed answer would steer retrieval towards itself. When the reply yields nothing
+usable, or with the strategy option `entities: rules`, a deterministic rule takes quoted titles
+and capitalised spans. `build_queries` turns question and entities into queries.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents.context import StrategyContext
+from agents.nodes import ask
+
+ENTITY_PROMPT_VERSION = "1"
+MAX_ENTITIES = 3
+
+ENTITY_SYSTEM = "You pick out search keywords. You never answer questions."
+ENTITY_USER = (
+    "List the key entities of this question (names of people, places, works, organisations, "
+    "events or other key terms), one per line, at most {limit}. Do not answer the question.\n\n"
+    "Question: {question}\nEntities:"
+)
+
+# Capitalised words that start questions rather than name things.
+QUESTION_WORDS = {
+    "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "in", "on", "at", "the",
+    "a", "an", "of", "for", "from", "to", "by", "is", "was", "are", "were", "did", "do", "does",
+    "name", "according", "during", "after", "before", "as", "if", "this", "that", "these", "those",
+    "i", "it", "its", "there", "can", "could", "would", "should", "has", "have", "had", "into",
+    "across", "onto", "under", "over", "between", "among", "with", "within", "near", "since",
+}
+# Lower-case words allowed inside a capitalised span ("Bay of Biscay", "Gorillas in the Mist").
+CONNECTORS = ("of", "the", "de", "da", "di", "del", "von", "van", "der", "du", "la", "le", "and",
+              "in", "on", "at", "for", "upon", "y")
+STOPWORDS = QUESTION_WORDS | set(CONNECTORS) | {"about", "than", "then", "or", "not"}
+
+_QUOTED = re.compile(r"(?<![\w])['‘\"“]([^'’\"”]{2,80}?)['’\"”](?![\w])")
+_CAPITALISED = r"[A-Z][\w'’.-]*"
+_SPAN = re.compile(rf"{_CAPITALISED}(?:\s+(?:(?:{'|'.join(CONNECTORS)})\s+)*{_CAPITALISED})*")
+_WORD = re.compile(r"[\w][\w'’.-]*")
+_BULLET = re.compile(r"^\s*(?:[-*•]+|\d+[.)]|entities\s*:|keywords\s*:)\s*", re.IGNORECASE)
+
+
+def _clean(span: str) -> str:
+    span = re.sub(r"['’]s$", "", span.strip())
+    return span.strip(" .,;:!?\"'‘’“”()[]")
+
+
+def rule_entities(question: str, limit: int = MAX_ENTITIES) -> list[str]:
+    """Quoted titles first, then capitalised spans (which may join words with "of", "the", "in", …),
+    leading question words ("Which", "In", "Across the") removed."""
+    found = [_clean(m.group(1)) for m in _QUOTED.finditer(question)]
+    for match in _SPAN.finditer(_QUOTED.sub(" | ", question)):
+        words = match.group(0).split()
+        while words and words[0].lower() in QUESTION_WORDS:
+            words.pop(0)
+        if words:
+            found.append(_clean(" ".join(words)))
+    return _dedupe([entity for entity in found if entity], limit)
+
+
+def _dedupe(entities: list[str], limit: int) -> list[str]:
+    kept: list[str] = []
+    for entity in entities:
+        lower = entity.lower()
+        if any(lower == k.lower() or lower in k.lower() for k in kept):
+            continue
+        kept.append(entity)
+    return kept[:limit]
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+
+def _content_words(text: str) -> set[str]:
+    words = {w.lower().strip("'’.-") for w in _WORD.findall(text)} - STOPWORDS
+    return {_stem(w) for w in words if w}
+
+
+def parse_entities(reply: str, question: str, limit: int = MAX_ENTITIES) -> list[str]:
+    """Entities from a model reply: one per line (or comma-separated), at most eight words each,
+    every content word of which occurs in the question; the question itself is skipped."""
+    question_words = _content_words(question)
+    lines = [line for line in reply.splitlines() if line.strip()]
+    if len(lines) == 1 and "," in lines[0]:
+        lines = lines[0].split(",")
+    entities: list[str] = []
+    for line in lines:
+        if re.match(r"^\s*(answer|question|confidence)\s*:", line, re.IGNORECASE):
+            continue
+        entity = _clean(_BULLET.sub("", line))
+        words = _content_words(entity)
+        if not words or len(entity.split()) > 8 or entity.lower() == question.strip().lower():
+            continue
+        if words <= question_words:
+            entities.append(entity)
+    return _dedupe(entities, limit)
+
+
+def build_queries(question: str, entities: list[str], combine: bool = True) -> list[str]:
+    """Retrieval queries for a question and its entities.
+
+    `combine` (local corpora): one BM25 query, the question followed by its entities, which weighs
+    the entities' words double. Measured recall@3 with rule entities (sample / HotpotQA / MuSiQue
+    slices): 0.669 / 0.841 / 0.500, against 0.667 / 0.826 / 0.442 for the question alone and
+    0.635 / 0.848 / 0.483 for separate queries fused by reciprocal rank.
+    Otherwise (search engines, which want short queries): the question, then each entity as its
+    own query, fused by reciprocal rank downstream.
+    """
+    question = question.strip()
+    if combine:
+        return [" ".join([question, *entities])]
+    queries: list[str] = []
+    for query in (question, *entities):
+        if query and query.lower() not in {q.lower() for q in queries}:
+            queries.append(query)
+    return queries
+
+
+async def extract_entities(context: StrategyContext, question: str, repeat: int,
+                           method: str = "model") -> tuple[list[str], str, dict[str, Any]]:
+    """(entities, how they were found, state update with the model call) for `question`.
+
+    `method` "model" asks the model and falls back to the rules when its reply holds no usable
+    entity; "rules" never calls the model. A failed model call is an error, not a fallback.
+    """
+    if method == "rules":
+        return rule_entities(question), "rules", {"calls": [], "trace": []}
+    if method != "model":
+        raise ValueError(f"unknown entity extraction method {method!r}; use model or rules")
+    messages = [{"role": "system", "content": ENTITY_SYSTEM},
+                {"role": "user", "content": ENTITY_USER.format(limit=MAX_ENTITIES, question=question)}]
+    reply, update = await ask(context, messages, "extract_entities",
+                              context.params(repeat=repeat, max_tokens=48))
+    entities = parse_entities(reply, question)
+    if entities:
+        return entities, "model", update
+    return rule_entities(question), "rules_fallback", update

@@ -1,0 +1,56 @@
+"""Calls to online search services with a deadline, bounded retries and a clear "no network" error."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable, TypeVar
+
+from retrieval.base import RetrievalError
+
+T = TypeVar("T")
+
+
+class TransientError(Exception):
+    """A failure worth retrying: no connection, a timeout, a rate limit, a 5xx."""
+
+
+def call_with_deadline(function: Callable[[], T], timeout_s: float) -> T:
+    """Run `function` in a daemon thread and wait at most `timeout_s` seconds for it.
+
+    For clients that take no timeout of their own (the `wikipedia` package calls requests.get
+    without one): the caller is released at the deadline; the abandoned thread ends with its socket.
+    """
+    outcome: dict[str, object] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = function()
+        except BaseException as exc:  # handed to the caller below
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=target, daemon=True, name="factprobe-retrieval")
+    worker.start()
+    worker.join(timeout_s)
+    if worker.is_alive():
+        raise TransientError(f"no answer within {timeout_s:g} s")
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
+
+
+def with_retries(source: str, service: str, attempt: Callable[[], T], *, retries: int,
+                 backoff_s: float) -> T:
+    """`attempt()` up to 1 + `retries` times while it raises TransientError, waiting
+    backoff_s · 2^i between tries; then a RetrievalError saying the service could not be reached."""
+    last: Exception | None = None
+    for number in range(retries + 1):
+        try:
+            return attempt()
+        except TransientError as exc:
+            last = exc
+            if number < retries and backoff_s > 0:
+                time.sleep(backoff_s * 2 ** number)
+    raise RetrievalError(source, f"no network? {service} could not be reached after {retries + 1} "
+                         f"attempt(s) ({last}). Retrieval from {source} needs internet access; "
+                         f"offline, use --retriever bm25 (the local corpus)")

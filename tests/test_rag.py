@@ -1,0 +1,203 @@
+"""The RAG graph and `X+rag` composition on a scripted model (no model is loaded)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+import eval.cli as cli
+from agents.context import StrategyContext
+from agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
+from eval.config import RunConfig
+from eval.datasets.sample import load_sample, load_sample_corpus
+from eval.run_dir import RunDir
+from eval.schema import Passage, Question
+from retrieval import index_cache
+from retrieval.corpus import fingerprint
+from tests.fakes import ScriptedModel, last_user
+
+SAMPLE = {q.id: q for q in load_sample()}
+PARIS_FACT = "Paris is the capital and largest city of France"
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("FACTPROBE_CACHE", str(cache))
+    index_cache.forget_memory()
+    return cache
+
+
+def reader_script(messages, params) -> str:
+    """Lists entities when asked; otherwise answers from a passage in the prompt, or gives up."""
+    text = last_user(messages)
+    if text.rstrip().endswith("Entities:"):
+        return "- France\n- Paris is the capital"          # the second line is an answer: dropped
+    if PARIS_FACT in text:
+        return "Answer: Paris\nConfidence: 90"
+    if "Ada Lovelace" in text:
+        return "Answer: Ada Lovelace\nConfidence: 70"
+    return "Answer: I don't know\nConfidence: 5"
+
+
+def context_for(model: ScriptedModel, **options) -> StrategyContext:
+    return StrategyContext(model=model, options={"retriever": "bm25", "top_k": 3, **options},
+                           resources={"corpus": load_sample_corpus(), "config": RunConfig()})
+
+
+def run_graph(name: str, question: Question, model: ScriptedModel, **options) -> dict:
+    graph = get_strategy(name).build(context_for(model, **options))
+    return asyncio.run(graph.ainvoke({"question": question, "repeat": 0}))
+
+
+def test_answer_prompt_holds_the_retrieved_passage() -> None:
+    model = ScriptedModel(reader_script)
+    state = run_graph("rag", SAMPLE["s-001"], model)
+    answer_prompt = last_user(model.calls[-1][0])
+    assert PARIS_FACT in answer_prompt and answer_prompt.index(PARIS_FACT) < answer_prompt.index("Question:")
+    assert state["answer"] == "Paris" and state["confidence"] == 90
+    assert state["retrieved_ids"][0] == "pa-0001" and len(state["context"]) == 3
+    assert set(state["context"][0]) == {"id", "title", "text", "score", "source"}
+    assert state["retrieval_latency_s"] > 0
+    # vanilla alone does not see the passage and gives up
+    alone = ScriptedModel(reader_script)
+    assert run_graph("vanilla", SAMPLE["s-001"], alone)["answer"] == "I don't know"
+
+
+def test_trace_and_state_hold_the_queries() -> None:
+    state = run_graph("rag", SAMPLE["s-001"], ScriptedModel(reader_script))
+    steps = [step["step"] for step in state["trace"]]
+    assert steps == ["extract_entities", "queries", "retrieve", "build_prompt", "generate", "parse"]
+    queries_step = state["trace"][1]
+    assert queries_step["entities"] == ["France"] and queries_step["method"] == "model"
+    assert state["queries"] == queries_step["queries"] == ["What is the capital city of France? France"]
+    retrieve_step = state["trace"][2]
+    assert [q["query"] for q in retrieve_step["queries"]] == state["queries"]
+    assert retrieve_step["passages"] == state["retrieved_ids"] and retrieve_step["corpus"] == "dataset"
+    assert [call.purpose for call in state["calls"]] == ["extract_entities", "generate"]  # counted once each
+
+
+def test_rag_equals_vanilla_plus_rag() -> None:
+    first, second = ScriptedModel(reader_script), ScriptedModel(reader_script)
+    rag = run_graph("rag", SAMPLE["s-004"], first)
+    composed = run_graph("vanilla+rag", SAMPLE["s-004"], second)
+    assert [m for m, _ in first.calls] == [m for m, _ in second.calls]
+    assert [s["step"] for s in rag["trace"]] == [s["step"] for s in composed["trace"]]
+    for key in ("answer", "confidence", "queries", "retrieved_ids", "context"):
+        assert rag[key] == composed[key]
+
+
+def test_rules_entities_make_no_extraction_call() -> None:
+    model = ScriptedModel(reader_script)
+    state = run_graph("rag", SAMPLE["s-001"], model, entities="rules")
+    assert len(model.calls) == 1 and state["trace"][0] == {
+        "step": "queries", "method": "rules", "entities": ["France"],
+        "queries": ["What is the capital city of France? France"]}
+
+
+def test_question_corpus_is_searched_when_present(isolated_cache: Path) -> None:
+    question = Question(id="own", question="Who wrote the first computer program?", answer="Ada Lovelace",
+                        passage_ids=["own-2"],
+                        corpus=[Passage(id="own-1", title="Babbage", text="Charles Babbage designed engines."),
+                                Passage(id="own-2", title="Lovelace", text="Ada Lovelace wrote the first computer program."),
+                                Passage(id="own-3", title="Turing", text="Alan Turing described a universal machine.")])
+    builds = index_cache.builds["bm25"]
+    state = run_graph("rag", question, ScriptedModel(reader_script))
+    assert state["retrieved_ids"][0] == "own-2" and set(state["retrieved_ids"]) <= {"own-1", "own-2", "own-3"}
+    assert state["trace"][2]["corpus"] == "question" and state["answer"] == "Ada Lovelace"
+    assert index_cache.builds["bm25"] == builds + 2     # the shared sample index, then the question's
+    persisted = [p.name for p in (isolated_cache / "retrieval" / "indexes" / "bm25").iterdir()]
+    assert persisted == [f"bm25-v1-{fingerprint(load_sample_corpus())}"]   # only the shared one
+
+
+def test_every_strategy_composes_with_rag() -> None:
+    names = [name for name in strategies() if name != "rag"]
+    assert "vanilla" in names
+    context = context_for(ScriptedModel(reader_script))
+    for name in names:
+        spec = get_strategy(f"{name}+rag")
+        assert spec.name == f"{name}+rag"
+        assert spec.build(context) is not None
+    with pytest.raises(UnknownStrategyError, match=r"NAME\+rag"):
+        get_strategy("rag+rag")
+    with pytest.raises(UnknownStrategyError):
+        get_strategy("nonesuch+rag")
+
+
+def test_bad_retrieval_options_are_option_errors() -> None:
+    model = ScriptedModel(reader_script)
+    for options, message in [({"top_k": 0}, "--top-k"), ({"retriever": "bm26"}, "unknown retriever")]:
+        with pytest.raises(StrategyOptionError, match=message):
+            get_strategy("rag").build(context_for(model, **options))
+
+
+# -- through the CLI -------------------------------------------------------------------------------
+
+QUESTIONS = [
+    Question(id="paris", question="What is the capital city of France?", answer="Paris", passage_ids=["c-paris"]),
+    Question(id="ada", question="Who wrote the first computer program?", answer="Ada Lovelace",
+             passage_ids=["c-ada", "c-engine"]),
+    Question(id="none", question="Which colour is the number seven?", answer="none", passage_ids=[]),
+]
+CORPUS = [
+    Passage(id="c-paris", title="Paris", text=PARIS_FACT + ", on the Seine."),
+    Passage(id="c-ada", title="Ada Lovelace", text="Ada Lovelace wrote the first computer program."),
+    Passage(id="c-engine", title="Analytical Engine", text="The program was for Babbage's Analytical Engine."),
+    Passage(id="c-rome", title="Rome", text="Rome is the capital city of Italy."),
+]
+
+
+@pytest.fixture
+def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+    model = ScriptedModel(reader_script)
+    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    return model
+
+
+def write_jsonl(path: Path, records) -> Path:
+    path.write_text("".join(r.model_dump_json() + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_cli_run_reports_recall_and_latency_split(tmp_path, scripted, capsys) -> None:
+    questions = write_jsonl(tmp_path / "questions.jsonl", QUESTIONS)
+    corpus = write_jsonl(tmp_path / "corpus.jsonl", CORPUS)
+    out = tmp_path / "run"
+    code = cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "vanilla,rag",
+                     "--retriever", f"bm25:{corpus}", "--top-k", "2", "--out", str(out)])
+    assert code == 0
+    rows = {(r.strategy, r.question_id): r for r in RunDir(out).read_results()}
+    rag_paris = rows[("rag", "paris")]
+    assert rag_paris.grade == "CORRECT" and rows[("vanilla", "paris")].grade == "NOT_ATTEMPTED"
+    assert rag_paris.retrieved_ids[0] == "c-paris" and rag_paris.gold_passage_ids == ["c-paris"]
+    assert rag_paris.retrieval_latency_s > 0
+    assert rag_paris.latency_s == pytest.approx(rag_paris.llm_latency_s + rag_paris.retrieval_latency_s)
+    assert rows[("vanilla", "paris")].retrieved_ids is None
+    summary = json.loads((out / "summary.json").read_text())
+    rag, vanilla = summary["strategies"]["rag"], summary["strategies"]["vanilla"]
+    expected_recall = sum(len(set(r.retrieved_ids) & set(r.gold_passage_ids)) / len(r.gold_passage_ids)
+                          for (s, _), r in rows.items() if s == "rag" and r.gold_passage_ids) / 2
+    assert rag["retrieval_recall_at_k"] == pytest.approx(expected_recall)
+    assert rag["retrieval_n"] == 2 and rag["retrieval_k"] == 2 and rag["retrieval_mrr"] is not None
+    assert vanilla["retrieval_recall_at_k"] is None and vanilla["retrieval_mrr"] is None
+    assert rag["retrieval_latency_s_mean"] > 0 and vanilla["retrieval_latency_s_mean"] == 0
+    printed = capsys.readouterr().out
+    assert "Retrieval" in printed and "recall@k" in printed
+
+
+def test_cli_rejects_bad_retriever_without_traceback(tmp_path, scripted, capsys) -> None:
+    questions = write_jsonl(tmp_path / "questions.jsonl", QUESTIONS)
+    code = cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag",
+                     "--retriever", "bm26", "--out", str(tmp_path / "run")])
+    assert code == 2 and "unknown retriever 'bm26'" in capsys.readouterr().err
+
+
+def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None:
+    questions = write_jsonl(tmp_path / "questions.jsonl", QUESTIONS[:1])
+    out = tmp_path / "run"
+    assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == 0
+    (row,) = RunDir(out).read_results()
+    assert row.grade == "ERROR" and "bm25: the corpus is empty" in row.error
