@@ -31,3 +31,8 @@ class StrategyContext:
             logprobs=logprobs and self.model.supports_logprobs,
             top_logprobs=5 if logprobs and self.model.supports_logprobs else 0,
         )
+
+    def answer_params(self, repeat: int = 0) -> GenerationParams:
+        """Settings of a closed-form answer call; identical across strategies, so the same prompt
+        asked by two strategies (or by a probe) is one cached request."""
+        return self.params(repeat=repeat, logprobs=bool(self.options.get("logprobs")))

@@ -26,7 +26,7 @@ def generate_node(context: StrategyContext, purpose: str = "generate"):
     """A node that sends `state['messages']` to the model and stores the reply in `raw`."""
 
     async def generate(state: QAState) -> dict[str, Any]:
-        params = context.params(repeat=state.get("repeat", 0), logprobs=True)
+        params = context.answer_params(state.get("repeat", 0))
         text, update = await ask(context, state["messages"], purpose, params)
         return {"raw": text, **update}
 

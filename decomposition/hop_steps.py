@@ -56,7 +56,7 @@ async def probe_hop(data: PostStepInput, index: int) -> dict[str, Any]:
         text = hop.render([earlier.answer for earlier in question.hops[:index]])
     except ValueError as exc:
         return {**entry, "error": f"gold sub-question cannot be rendered: {exc}"}
-    params = data.context.params(repeat=data.repeat, logprobs=True)
+    params = data.context.answer_params(data.repeat)
     try:
         completion = await data.context.model.generate(vanilla_messages(text), params)
     except ModelError as exc:

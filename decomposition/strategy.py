@@ -130,7 +130,7 @@ def build_decompose(context: StrategyContext, retrieve: HopRetriever | None = No
             update = {"retrieval_latency_s": found.latency_s, "retrieved_ids": retrieved,
                       "queries": [*state.get("queries", []), text],
                       "trace": [{**(found.step or {"step": "retrieve"}), "hop": index + 1}]}
-        params = context.params(repeat=state.get("repeat", 0), logprobs=True)
+        params = context.answer_params(state.get("repeat", 0))
         raw, asked = await ask(context, vanilla_messages(text, passages), "answer_hop", params)
         answer, confidence = parse_answer(raw), parse_confidence(raw)
         hops.append(HopResult(question=text, gold=gold, answer=answer, confidence=confidence))

@@ -216,7 +216,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    console = Console()
+    # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
+    console = Console() if sys.stdout.isatty() else Console(width=160)
     try:
         return args.handler(args, console)
     except (*USER_ERRORS, ConfigError) as exc:

@@ -52,5 +52,8 @@ class RunConfig(BaseModel):
     def strategy_options(self) -> dict:
         """Options passed to every strategy graph builder."""
         data = self.model_dump(mode="json")
-        return {key: data[key] for key in ("samples", "sample_temperature", "selector", "rounds",
-                                           "retriever", "top_k", "decomposer")}
+        options = {key: data[key] for key in ("samples", "sample_temperature", "selector", "rounds",
+                                              "retriever", "top_k", "decomposer")}
+        # Token logprobs cost time on the local backend: ask for them only when a method reads them.
+        options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
+        return options

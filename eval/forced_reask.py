@@ -40,7 +40,7 @@ async def forced_reask(data: PostStepInput) -> dict[str, Any]:
     messages = vanilla_messages(question.question, data.state.get("context"))
     try:
         completion = await data.context.model.generate(
-            messages, data.context.params(repeat=data.repeat, logprobs=True))
+            messages, data.context.answer_params(data.repeat))
     except ModelError as exc:
         return {"forced_grade": Grade.ERROR.value, "forced_error": error_text(exc)}
     answer = parse_answer(completion.text)

@@ -10,6 +10,7 @@ and capitalised spans. `build_queries` turns question and entities into queries.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from agents.context import StrategyContext
@@ -17,6 +18,7 @@ from agents.nodes import ask
 
 ENTITY_PROMPT_VERSION = "1"
 MAX_ENTITIES = 3
+ENTITY_STOP = ("\n\n", "Question:")  # a list ends at a blank line; small models then echo the prompt
 
 ENTITY_SYSTEM = "You pick out search keywords. You never answer questions."
 ENTITY_USER = (
@@ -135,8 +137,8 @@ async def extract_entities(context: StrategyContext, question: str, repeat: int,
         raise ValueError(f"unknown entity extraction method {method!r}; use model or rules")
     messages = [{"role": "system", "content": ENTITY_SYSTEM},
                 {"role": "user", "content": ENTITY_USER.format(limit=MAX_ENTITIES, question=question)}]
-    reply, update = await ask(context, messages, "extract_entities",
-                              context.params(repeat=repeat, max_tokens=48))
+    params = replace(context.params(repeat=repeat, max_tokens=40), stop=ENTITY_STOP)
+    reply, update = await ask(context, messages, "extract_entities", params)
     entities = parse_entities(reply, question)
     if entities:
         return entities, "model", update

@@ -285,6 +285,7 @@ def test_extraction_falls_back_to_rules_when_the_model_answers_instead() -> None
     entities, method, update = asyncio.run(extract_entities(context, "What is the capital of France?", 0))
     assert (entities, method) == (["France"], "rules_fallback")
     assert update["calls"][0].purpose == "extract_entities" and len(model.calls) == 1
+    assert model.calls[0][1].stop == ("\n\n", "Question:") and model.calls[0][1].max_tokens == 40
     listed = ScriptedModel(lambda messages, params: "- France")
     entities, method, _ = asyncio.run(extract_entities(StrategyContext(model=listed), "What is the capital of France?", 0))
     assert (entities, method) == (["France"], "model")

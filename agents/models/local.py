@@ -8,6 +8,7 @@ import threading
 import time
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
 from eval.schema import TokenLogprob
@@ -44,7 +45,12 @@ def _token_logprobs(choice: dict) -> list[TokenLogprob] | None:
 
 
 class LocalModel:
-    """A llama.cpp model in this process; calls are serialised (one context, two cores)."""
+    """A llama.cpp model in this process; calls are serialised (one context, two cores).
+
+    llama.cpp returns logprobs only from a context that computes logits for every token
+    (`logits_all`), which costs time on every call; so two contexts are loaded lazily, and only
+    calls that ask for logprobs use the slower one. `make bench` measures the difference.
+    """
 
     supports_logprobs = True
 
@@ -58,24 +64,25 @@ class LocalModel:
         self.name = f"local:{self.path.name}"
         self.n_ctx = n_ctx
         self.n_threads = n_threads or max(1, os.cpu_count() or 1)
-        self._llama = None
+        self._llamas: dict[bool, Any] = {}
         self._load_lock = threading.Lock()
         self._call_lock = asyncio.Lock()
 
-    def _load(self):
+    def _load(self, logits_all: bool):
         with self._load_lock:
-            if self._llama is None:
+            if logits_all not in self._llamas:
                 from llama_cpp import Llama
 
                 try:
-                    self._llama = Llama(model_path=str(self.path), n_ctx=self.n_ctx,
-                                        n_threads=self.n_threads, logits_all=True, verbose=False)
+                    self._llamas[logits_all] = Llama(model_path=str(self.path), n_ctx=self.n_ctx,
+                                                     n_threads=self.n_threads, logits_all=logits_all,
+                                                     verbose=False)
                 except ValueError as exc:
                     raise ModelSpecError(f"{self.path} could not be loaded as a GGUF model: {exc}") from None
-        return self._llama
+        return self._llamas[logits_all]
 
     def _generate_sync(self, messages: list[Message], params: GenerationParams) -> Completion:
-        llama = self._load()
+        llama = self._load(logits_all=params.logprobs)
         seed = params.seed if params.seed is not None else 0
         started = time.perf_counter()
         try:
