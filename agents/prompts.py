@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-PROMPTS_VERSION = "2"
+PROMPTS_VERSION = "3"
 
 # The answer format is taught by worked examples given as earlier chat turns: measured on the
 # embedded SmolLM2-135M, a format described in words gave 0 of 8 parseable confidences and
@@ -59,12 +59,14 @@ DECOMPOSE_EXAMPLES = (
 def question_block(question: str, passages: list[dict] | None = None) -> str:
     """The question, preceded by retrieved passages when a strategy runs with retrieval.
 
-    Every strategy builds its prompts with this, so `X+rag` works for any strategy X.
+    Every strategy builds its prompts with this, so `X+rag` works for any strategy X. `passages`
+    come best first; they are listed best last, next to the question: on the embedded SmolLM2-135M
+    (sample, 16 questions, top 3) this order raised RAG's F-score from 16.7 to 50.0 (vanilla 33.3).
     """
     if not passages:
         return f"Question: {question}"
     lines = ["Use these passages if they help:"]
-    for number, passage in enumerate(passages, start=1):
+    for number, passage in enumerate(reversed(passages), start=1):
         title = f" ({passage['title']})" if passage.get("title") else ""
         lines.append(f"[{number}]{title} {passage['text']}")
     lines.append("")

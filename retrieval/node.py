@@ -12,8 +12,8 @@ Which corpus: a local retriever given a path (`bm25:PATH`) searches that corpus;
 question that brings its own paragraphs (HotpotQA, MuSiQue) is searched in them, indexed in memory;
 otherwise the dataset's shared corpus, indexed once and cached on disk. The shared index is built
 or loaded when the graph is built, so its one-time cost is not charged to the first question; a
-per-question index is built inside `retrieve` and its time is part of that question's retrieval
-latency.
+per-question index is built (in memory) by that question's first query, whose retrieval latency
+includes it.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from agents.state import QAState
 from eval.schema import Question
 from retrieval.base import RetrievalError, Retrieval, Retriever
 from retrieval.corpus import load_corpus
-from retrieval.entities import build_queries, extract_entities
+from retrieval.entities import ENTITY_PROMPT_VERSION, build_queries, extract_entities
 from retrieval.fusion import reciprocal_rank_fusion
 from retrieval.registry import RetrieverSpec, build_retriever, parse_spec
 from retrieval.results_cache import ResultCache, cached_search, default_results_path
@@ -107,19 +107,16 @@ class RetrievalPipeline:
 
     def _search_sync(self, question: Question, queries: list[str], top_k: int) -> dict[str, Any]:
         started = time.perf_counter()
-        retriever, corpus = self.retriever_for(question)
-        prepare = getattr(retriever, "index", None)
-        if prepare is not None and corpus == "question":
-            prepare()
-        build_s = time.perf_counter() - started
+        retriever, corpus = self.retriever_for(question)  # a question's index is built by its first query
+        setup_s = time.perf_counter() - started
         retrievals: list[Retrieval] = [cached_search(retriever, query, top_k, self.cache) for query in queries]
         if len(retrievals) == 1:
             passages = retrievals[0].passages[:top_k]
         else:
             passages = reciprocal_rank_fusion([r.passages for r in retrievals])[:top_k]
-        latency = build_s + sum(r.latency_s for r in retrievals)
+        latency = setup_s + sum(r.latency_s for r in retrievals)
         step = {"step": "retrieve", "retriever": str(self.settings.spec), "source": retriever.name,
-                "corpus": corpus, "top_k": top_k, "index_s": build_s, "latency_s": latency,
+                "corpus": corpus, "top_k": top_k, "setup_s": setup_s, "latency_s": latency,
                 "queries": [{"query": r.query, "ids": [p.id for p in r.passages],
                              "latency_s": r.latency_s, "cached": r.cached} for r in retrievals],
                 "passages": [p.id for p in passages]}
@@ -141,6 +138,8 @@ def extract_node(context: StrategyContext, settings: RetrievalSettings):
                                                           settings.entities)
         queries = build_queries(question, entities, combine=settings.spec.local)
         step = {"step": "queries", "method": method, "entities": entities, "queries": queries}
+        if method != "rules":
+            step["prompt_version"] = ENTITY_PROMPT_VERSION
         return {"queries": queries, "calls": update["calls"], "trace": [*update["trace"], step]}
 
     return extract_queries

@@ -59,6 +59,8 @@ def test_answer_prompt_holds_the_retrieved_passage() -> None:
     answer_prompt = last_user(model.calls[-1][0])
     assert PARIS_FACT in answer_prompt and answer_prompt.index(PARIS_FACT) < answer_prompt.index("Question:")
     assert state["answer"] == "Paris" and state["confidence"] == 90
+    # listed best last, right before the question
+    assert answer_prompt.split("\n\nQuestion:")[0].endswith(state["context"][0]["text"])
     assert state["retrieved_ids"][0] == "pa-0001" and len(state["context"]) == 3
     assert set(state["context"][0]) == {"id", "title", "text", "score", "source"}
     assert state["retrieval_latency_s"] > 0
@@ -201,3 +203,20 @@ def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None
     assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == 0
     (row,) = RunDir(out).read_results()
     assert row.grade == "ERROR" and "bm25: the corpus is empty" in row.error
+
+
+def test_no_cache_keeps_retrieval_results_off_disk(isolated_cache: Path) -> None:
+    from retrieval.node import RetrievalPipeline
+
+    model = ScriptedModel(reader_script)
+    context = StrategyContext(model=model, options={"retriever": "bm25", "top_k": 2},
+                              resources={"corpus": load_sample_corpus(), "config": RunConfig(use_cache=False)})
+    assert RetrievalPipeline(context).cache is None
+    state = asyncio.run(get_strategy("rag").build(context).ainvoke({"question": SAMPLE["s-001"], "repeat": 0}))
+    assert state["retrieved_ids"][0] == "pa-0001"
+    assert not (isolated_cache / "retrieval" / "results.sqlite").exists()
+    cached = run_graph("rag", SAMPLE["s-001"], ScriptedModel(reader_script))   # caching on (default)
+    assert (isolated_cache / "retrieval" / "results.sqlite").exists()
+    again = run_graph("rag", SAMPLE["s-001"], ScriptedModel(reader_script))
+    first, second = cached["trace"][2]["queries"][0], again["trace"][2]["queries"][0]
+    assert not first["cached"] and second["cached"] and second["latency_s"] == first["latency_s"]

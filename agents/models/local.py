@@ -49,8 +49,13 @@ class LocalModel:
 
     llama.cpp returns logprobs only from a context that computes logits for every token
     (`logits_all`), which costs time on every call; so two contexts are loaded lazily, and only
-    calls that ask for logprobs use the slower one. `make bench` measures the difference.
+    calls that ask for logprobs use the slower one. Each context keeps the KV states of recent
+    prompts in RAM (llama-cpp-python's LlamaRAMCache), so strategies that alternate prompt families
+    (extract/answer, sample/pick, answer/feedback) reuse their shared prefixes instead of
+    re-reading the worked examples on every call. `make bench` measures both.
     """
+
+    KV_CACHE_BYTES = 1 << 30
 
     supports_logprobs = True
 
@@ -71,14 +76,15 @@ class LocalModel:
     def _load(self, logits_all: bool):
         with self._load_lock:
             if logits_all not in self._llamas:
-                from llama_cpp import Llama
+                from llama_cpp import Llama, LlamaRAMCache
 
                 try:
-                    self._llamas[logits_all] = Llama(model_path=str(self.path), n_ctx=self.n_ctx,
-                                                     n_threads=self.n_threads, logits_all=logits_all,
-                                                     verbose=False)
+                    llama = Llama(model_path=str(self.path), n_ctx=self.n_ctx, n_threads=self.n_threads,
+                                  logits_all=logits_all, verbose=False)
                 except ValueError as exc:
                     raise ModelSpecError(f"{self.path} could not be loaded as a GGUF model: {exc}") from None
+                llama.set_cache(LlamaRAMCache(capacity_bytes=self.KV_CACHE_BYTES))
+                self._llamas[logits_all] = llama
         return self._llamas[logits_all]
 
     def _generate_sync(self, messages: list[Message], params: GenerationParams) -> Completion:
@@ -108,4 +114,4 @@ class LocalModel:
 
     def describe(self) -> dict:
         return {"backend": "local", "name": self.name, "path": str(self.path), "n_ctx": self.n_ctx,
-                "n_threads": self.n_threads}
+                "n_threads": self.n_threads, "kv_prefix_cache_bytes": self.KV_CACHE_BYTES}
