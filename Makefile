@@ -12,11 +12,11 @@ $(PY):
 	python3 -m venv $(VENV)
 
 $(VENV)/.installed-local: pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -q -e ".[local]"
+	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local]"
 	touch $@
 
 $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed-local
-	$(PY) -m pip install --disable-pip-version-check -q -e ".[local,dev]"
+	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local,dev]"
 	touch $@
 
 install: $(VENV)/.installed-local

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from tests.recorded_http import RecordedServer
 
 pytest.importorskip("anthropic", reason="the anthropic backend needs the `anthropic` package")
 
@@ -31,46 +31,6 @@ MESSAGES = [{"role": "system", "content": "Answer with the name only."},
 
 def _error(kind: str, message: str) -> bytes:
     return json.dumps({"type": "error", "error": {"type": kind, "message": message}}).encode()
-
-
-class RecordedServer:
-    """Replays scripted (status, headers, body) responses in order, the last one forever, and
-    records each request's path, headers and JSON body."""
-
-    def __init__(self, script: list[tuple[int, dict[str, str], bytes]]) -> None:
-        self.script = list(script)
-        self.requests: list[dict] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                server.requests.append({"path": self.path, "headers": dict(self.headers.items()),
-                                        "body": json.loads(body or b"{}")})
-                status, headers, payload = (server.script.pop(0) if len(server.script) > 1
-                                            else server.script[0])
-                self.send_response(status)
-                for name, value in {"content-type": "application/json", **headers}.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> RecordedServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
 
 
 @pytest.fixture

@@ -14,15 +14,15 @@ import json
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Iterator
 
 import pytest
+
+from tests.recorded_http import RecordedServer
 
 pytest.importorskip("openai", reason="the openai backend needs the `openai` package")
 
@@ -204,48 +204,6 @@ RECORDED_COMPLETION = {
                               "refusal": None}}],
     "usage": {"prompt_tokens": 20, "completion_tokens": 1, "total_tokens": 21},
 }
-
-
-class RecordedServer:
-    """Replays scripted (status, headers, body) responses in order, the last one forever, and
-    records each request's headers and JSON body."""
-
-    def __init__(self, script: list[tuple[int, dict[str, str], dict]]) -> None:
-        self.script = list(script)
-        self.requests: list[dict] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = self.rfile.read(int(self.headers.get("content-length", 0)))
-                server.requests.append({"time": time.perf_counter(), "path": self.path,
-                                        "headers": {k.lower(): v for k, v in self.headers.items()},
-                                        "body": json.loads(body or b"{}")})
-                status, headers, data = (server.script.pop(0) if len(server.script) > 1
-                                         else server.script[0])
-                payload = json.dumps(data).encode()
-                self.send_response(status)
-                for name, value in {"content-type": "application/json", **headers}.items():
-                    self.send_header(name, value)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> RecordedServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
 
 
 def test_recorded_429_retry_after_is_honoured(no_key: None) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from langgraph.graph import END, START, StateGraph
 
@@ -18,10 +18,14 @@ def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[
     return answer_messages(VANILLA_USER.format(question_block=question_block(question, passages)))
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")
-def build(context: StrategyContext):
+MessagesBuilder = Callable[[str, "list[dict] | None"], list[dict[str, str]]]
+
+
+def answer_graph(context: StrategyContext, make_messages: MessagesBuilder):
+    """build_prompt → generate → parse: one answer call with the prompt `make_messages` builds."""
+
     def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": vanilla_messages(state["question"].question, state.get("context")),
+        return {"messages": make_messages(state["question"].question, state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     graph = StateGraph(QAState)
@@ -33,3 +37,8 @@ def build(context: StrategyContext):
     graph.add_edge("generate", "parse")
     graph.add_edge("parse", END)
     return graph.compile()
+
+
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")
+def build(context: StrategyContext):
+    return answer_graph(context, vanilla_messages)
