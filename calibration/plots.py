@@ -82,7 +82,7 @@ def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path)
         figure, axes = _figure(len(methods))
         for axis, method in zip(axes, methods):
             _reliability_panel(axis, method, calibration_set(strategy_rows, method))
-        figure.suptitle(f"Reliability: {strategy} (answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+        figure.suptitle(f"Reliability: {strategy}\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
         path = out / f"reliability_{_file_name(strategy)}.png"
         figure.savefig(path, dpi=110)
         written.append(path)
@@ -119,7 +119,7 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
             axis.legend(fontsize=7, loc="upper left")
         else:
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
-    figure.suptitle("Confidence distribution (answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+    figure.suptitle("Confidence distribution\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
     path = out / "confidence_histogram.png"
     figure.savefig(path, dpi=110)
     return path

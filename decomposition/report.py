@@ -93,7 +93,7 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
     import matplotlib.pyplot as plt
 
     names = list(per_hop)
-    figure, axes = plt.subplots(1, len(hop_counts), figsize=(3.2 * len(hop_counts) + 1, 3.2),
+    figure, axes = plt.subplots(1, len(hop_counts), figsize=(3.2 * len(hop_counts) + 2, 3.2),
                                 squeeze=False, sharey=True)
     bar = 0.8 / len(names)
     for axis, hop_count in zip(axes[0], hop_counts):
@@ -111,9 +111,10 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
         axis.set_title(f"{hop_count}-hop (n={rows_here})")
         axis.set_ylim(0, 100)
     axes[0][0].set_ylabel("F-score (%)")
-    axes[0][-1].legend(fontsize="small")
+    handles, legend_labels = axes[0][0].get_legend_handles_labels()
+    figure.legend(handles, legend_labels, loc="center right", fontsize="small")
     figure.suptitle("Sub-QA probe F-score per hop vs final answer", fontsize="medium")
-    figure.tight_layout()
+    figure.tight_layout(rect=(0, 0, 0.85, 1))
     path = out_dir / "per_hop.png"
     figure.savefig(path, dpi=100)
     plt.close(figure)

@@ -33,7 +33,7 @@ from eval.schema import Question
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError)
-DEFAULT_SAMPLE_LIMIT = 10
+DEFAULT_SAMPLE_LIMIT = 15
 
 
 class ConfigError(ValueError):
