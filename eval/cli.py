@@ -33,7 +33,7 @@ from eval.schema import Question
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError)
-DEFAULT_SAMPLE_LIMIT = 15
+DEFAULT_SAMPLE_LIMIT = 12
 
 
 class ConfigError(ValueError):
