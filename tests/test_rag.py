@@ -23,14 +23,6 @@ SAMPLE = {q.id: q for q in load_sample()}
 PARIS_FACT = "Paris is the capital and largest city of France"
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("FACTPROBE_CACHE", str(cache))
-    index_cache.forget_memory()
-    return cache
-
-
 def reader_script(messages, params) -> str:
     """Lists entities when asked; otherwise answers from a passage in the prompt, or gives up."""
     text = last_user(messages)

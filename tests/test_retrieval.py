@@ -31,15 +31,6 @@ from tests.fakes import ScriptedModel
 SAMPLE = {q.id: q for q in load_sample()}
 
 
-@pytest.fixture(autouse=True)
-def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own factprobe cache dir and starts with no index in memory."""
-    cache = tmp_path / "cache"
-    monkeypatch.setenv("FACTPROBE_CACHE", str(cache))
-    index_cache.forget_memory()
-    return cache
-
-
 @pytest.fixture(scope="module")
 def sample_corpus() -> list[Passage]:
     return load_sample_corpus()
