@@ -24,7 +24,7 @@ from eval.describe import describe_dataset
 from eval.grading.base import Grader, HedgingPolicy
 from eval.grading.judge import JudgeGrader
 from eval.grading.rules import RuleGrader
-from eval.manifest import build_manifest
+from eval.manifest import build_manifest, dataset_fingerprint
 from eval.post_steps import active_post_steps
 from eval.report import write_report
 from eval.run_dir import RunDir, RunDirError
@@ -124,6 +124,10 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(config.out)
     if args.resume:
         manifest = run_dir.read_manifest()
+        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
+            raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
+                              f"started (its content hash differs from the manifest's); resuming would "
+                              f"mix answers to different questions. Start a new run instead.")
         wanted = set(manifest["question_ids"])
         questions = [q for q in dataset.questions if q.id in wanted]
         run_dir.drop_torn_tail()

@@ -149,3 +149,11 @@ def test_malformed_line_names_file_line_and_field(tmp_path, capsys) -> None:
 def test_unknown_strategy_lists_known_ones(tmp_path, dataset_file, capsys) -> None:
     assert run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "magic", "--out", str(tmp_path / "r")) == 2
     assert "known: vanilla" in capsys.readouterr().err
+
+
+def test_resume_refuses_a_changed_dataset(tmp_path, dataset_file, scripted, capsys) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    dataset_file.write_text(dataset_file.read_text().replace("Paris", "Lyon"))
+    assert run_cli("--resume", "--out", str(out)) == 2
+    assert "changed since the run" in capsys.readouterr().err
