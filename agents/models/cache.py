@@ -21,47 +21,68 @@ def default_cache_dir() -> Path:
     return Path(base) / "factprobe"
 
 
+def hash_key(payload: dict) -> str:
+    """sha256 of a JSON payload with sorted keys: the same request always gets the same key."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def request_key(model_name: str, messages: list[Message], params: GenerationParams) -> str:
     """sha256 of the model, every message and every generation setting (sample index and seed too)."""
-    payload = json.dumps({"model": model_name, "messages": messages, "params": params.as_dict()},
-                         sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+    return hash_key({"model": model_name, "messages": messages, "params": params.as_dict()})
+
+
+class JsonStore:
+    """A sqlite table of JSON values by key; safe to share between threads of one process.
+
+    The response cache and the retrieval-results cache both keep their entries here.
+    """
+
+    def __init__(self, path: Path, table: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.table = table
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
+        self._db.commit()
+
+    def get(self, key: str) -> dict | None:
+        with self._lock:
+            row = self._db.execute(f"SELECT value FROM {self.table} WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put(self, key: str, value: dict) -> None:
+        text = json.dumps(value, ensure_ascii=False)
+        with self._lock:
+            self._db.execute(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", (key, text))
+            self._db.commit()
 
 
 class ResponseCache:
-    """A small sqlite table of completions; safe to share between threads of one process."""
+    """Completions on disk, one JSON entry per request key."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("CREATE TABLE IF NOT EXISTS completions (key TEXT PRIMARY KEY, value TEXT)")
-        self._db.commit()
+        self._store = JsonStore(path, "completions")
 
     def get(self, key: str) -> Completion | None:
-        with self._lock:
-            row = self._db.execute("SELECT value FROM completions WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        data = self._store.get(key)
+        if data is None:
             return None
-        data = json.loads(row[0])
         if data.get("logprobs") is not None:
             data["logprobs"] = [TokenLogprob.model_validate(t) for t in data["logprobs"]]
         return Completion(**data, cached=True)
 
     def put(self, key: str, completion: Completion) -> None:
-        data = {
+        self._store.put(key, {
             "text": completion.text, "model": completion.model,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
             "latency_s": completion.latency_s, "finish_reason": completion.finish_reason,
             "logprobs": None if completion.logprobs is None
             else [t.model_dump() for t in completion.logprobs],
-        }
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO completions VALUES (?, ?)",
-                             (key, json.dumps(data, ensure_ascii=False)))
-            self._db.commit()
+        })
 
 
 class CachedModel:
