@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.models.base import ChatModel, GenerationParams
+from factprobe.agents.models.base import ChatModel, GenerationParams
 
 
 @dataclass

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.context import StrategyContext
-from agents.models.base import GenerationParams, Message
-from agents.parsing import parse_answer, parse_confidence
-from agents.state import QAState
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.models.base import GenerationParams, Message
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.state import QAState
 
 
 async def ask(context: StrategyContext, messages: list[Message], purpose: str,

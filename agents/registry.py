@@ -6,18 +6,18 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agents.context import StrategyContext
+from factprobe.agents.context import StrategyContext
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
 # One line per strategy module; importing a module registers its strategy.
 STRATEGY_MODULES = [
-    "agents.strategies.vanilla",
-    "agents.strategies.rag",
-    "agents.strategies.best_of_n",
-    "agents.strategies.self_refine",
-    "agents.strategies.refusal",
-    "decomposition.strategy",
+    "factprobe.agents.strategies.vanilla",
+    "factprobe.agents.strategies.rag",
+    "factprobe.agents.strategies.best_of_n",
+    "factprobe.agents.strategies.self_refine",
+    "factprobe.agents.strategies.refusal",
+    "factprobe.decomposition.strategy",
 ]
 
 
@@ -69,7 +69,7 @@ def get_strategy(name: str) -> StrategySpec:
     known = strategies()
     base = name.removesuffix("+rag")
     if name not in known and base != name and base in known and base != "rag":
-        from retrieval.node import rag_composition
+        from factprobe.retrieval.node import rag_composition
 
         return rag_composition(known[base])
     if name not in known:

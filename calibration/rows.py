@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from eval.schema import Grade, Result
+from factprobe.eval.schema import Grade, Result
 
 VERBAL = "verbal"
 

@@ -15,15 +15,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
-from agents.context import StrategyContext
-from agents.nodes import ask
-from agents.parsing import parse_answer
-from agents.prompts import question_block
-from agents.state import QAState
-from agents.strategies.vanilla import vanilla_messages
-from calibration.answer_span import answer_tokens
-from eval.config import RunConfig
-from eval.schema import CallRecord, Question
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask
+from factprobe.agents.parsing import parse_answer
+from factprobe.agents.prompts import question_block
+from factprobe.agents.state import QAState
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.calibration.answer_span import answer_tokens
+from factprobe.eval.config import RunConfig
+from factprobe.eval.schema import CallRecord, Question
 
 # Confidence samples use sample indices from here on, so they never coincide with a strategy's own
 # samples (1, 2, …) of the same prompt in the response cache.

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from calibration.metrics import calibration_metrics, reliability_table
-from calibration.rows import VERBAL, calibration_set, methods_in
-from eval.metrics import mean
-from eval.schema import Result
-from eval.summary import SummaryInput, strategy_metric, summary_section
+from factprobe.calibration.metrics import calibration_metrics, reliability_table
+from factprobe.calibration.rows import VERBAL, calibration_set, methods_in
+from factprobe.eval.metrics import mean
+from factprobe.eval.schema import Result
+from factprobe.eval.summary import SummaryInput, strategy_metric, summary_section
 
 CONTRACT_KEYS = ("ece", "mce", "brier", "slope", "auroc")
 

@@ -14,11 +14,11 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from agents.context import StrategyContext
-from agents.nodes import ask
-from agents.prompts import DECOMPOSE_EXAMPLES, DECOMPOSE_SYSTEM, DECOMPOSE_USER, question_block
-from agents.registry import StrategyOptionError
-from eval.schema import HOP_REFERENCE, Question
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask
+from factprobe.agents.prompts import DECOMPOSE_EXAMPLES, DECOMPOSE_SYSTEM, DECOMPOSE_USER, question_block
+from factprobe.agents.registry import StrategyOptionError
+from factprobe.eval.schema import HOP_REFERENCE, Question
 
 MAX_HOPS = 5
 DECOMPOSERS = ("model", "gold")

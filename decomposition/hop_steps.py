@@ -18,14 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.models.base import ModelError
-from agents.parsing import parse_answer, parse_confidence
-from agents.strategies.vanilla import vanilla_messages
-from eval.grading.base import Grader
-from eval.grading.rules import matches_gold
-from eval.post_steps import PostStepInput, register_post_step
-from eval.runner import error_text
-from eval.schema import Grade, Hop, HopResult, Question
+from factprobe.agents.models.base import ModelError
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.rules import matches_gold
+from factprobe.eval.post_steps import PostStepInput, register_post_step
+from factprobe.eval.runner import error_text
+from factprobe.eval.schema import Grade, Hop, HopResult, Question
 
 
 def is_multi_hop(question: Question) -> bool:

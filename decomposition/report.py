@@ -8,9 +8,9 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from eval.format import num, pct
-from eval.report import report_plot, report_table
-from eval.schema import Result
+from factprobe.eval.format import num, pct
+from factprobe.eval.report import report_plot, report_table
+from factprobe.eval.schema import Result
 
 
 def hop_columns(per_hop: dict[str, dict[str, Any]]) -> int:

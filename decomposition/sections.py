@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Callable
 
-from eval.metrics import grade_metrics, mean, ratio
-from eval.schema import Grade, Result
-from eval.summary import SummaryInput, answerable, summary_section
+from factprobe.eval.metrics import grade_metrics, mean, ratio
+from factprobe.eval.schema import Grade, Result
+from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 

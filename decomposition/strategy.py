@@ -24,15 +24,15 @@ from typing import Any, Awaitable, Callable
 
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import StrategyContext
-from agents.nodes import ask, parse_node
-from agents.parsing import parse_answer, parse_confidence
-from agents.registry import register_strategy
-from agents.state import QAState
-from agents.strategies.vanilla import vanilla_messages
-from decomposition.decomposer import check_decomposer, gold_plan, model_plan
-from eval.grading.phrases import is_refusal
-from eval.schema import HOP_REFERENCE, HopResult, Question
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask, parse_node
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.registry import register_strategy
+from factprobe.agents.state import QAState
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.decomposition.decomposer import check_decomposer, gold_plan, model_plan
+from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.schema import HOP_REFERENCE, HopResult, Question
 
 
 @dataclass
@@ -62,7 +62,7 @@ def pipeline_retriever(context: StrategyContext) -> HopRetriever:
 
     async def retrieve(question: Question, text: str) -> HopPassages:
         if not pipelines:
-            from retrieval.node import RetrievalPipeline
+            from factprobe.retrieval.node import RetrievalPipeline
 
             pipelines.append(RetrievalPipeline(context))
         found = await pipelines[0].search(question, [text])

@@ -12,24 +12,24 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from agents.models.base import ModelSpecError
-from agents.models.registry import load_model
-from agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
-from calibration.methods import UnknownConfidenceError, check_confidence_config
-from eval.config import RunConfig
-from eval.datasets.errors import DatasetError
-from eval.datasets.registry import Dataset, describe_loaders, load_dataset
-from eval.datasets.subset import stratified_subset
-from eval.describe import describe_dataset
-from eval.grading.base import Grader, HedgingPolicy
-from eval.grading.judge import JudgeGrader
-from eval.grading.rules import RuleGrader
-from eval.manifest import build_manifest, dataset_fingerprint
-from eval.post_steps import active_post_steps
-from eval.report import write_report
-from eval.run_dir import RunDir, RunDirError
-from eval.runner import Runner
-from eval.schema import Question
+from factprobe.agents.models.base import ModelSpecError
+from factprobe.agents.models.registry import load_model
+from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
+from factprobe.calibration.methods import UnknownConfidenceError, check_confidence_config
+from factprobe.eval.config import RunConfig
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.registry import Dataset, describe_loaders, load_dataset
+from factprobe.eval.datasets.subset import stratified_subset
+from factprobe.eval.describe import describe_dataset
+from factprobe.eval.grading.base import Grader, HedgingPolicy
+from factprobe.eval.grading.judge import JudgeGrader
+from factprobe.eval.grading.rules import RuleGrader
+from factprobe.eval.manifest import build_manifest, dataset_fingerprint
+from factprobe.eval.post_steps import active_post_steps
+from factprobe.eval.report import write_report
+from factprobe.eval.run_dir import RunDir, RunDirError
+from factprobe.eval.runner import Runner
+from factprobe.eval.schema import Question
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError)
@@ -162,7 +162,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_compare(args: argparse.Namespace, console: Console) -> int:
-    from eval.compare_runs import compare_runs
+    from factprobe.eval.compare_runs import compare_runs
 
     compare_runs([RunDir(path) for path in args.dirs], console)
     return 0

@@ -5,9 +5,9 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from eval.format import num, pct
-from eval.run_dir import RunDir
-from eval.summary import build_summary
+from factprobe.eval.format import num, pct
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.summary import build_summary
 
 
 def compare_runs(run_dirs: list[RunDir], console: Console) -> None:

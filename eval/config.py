@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from eval.grading.base import HedgingPolicy
+from factprobe.eval.grading.base import HedgingPolicy
 
 # Fields that define what a run measures; --resume refuses to change them.
 IDENTITY_FIELDS = ("dataset", "strategies", "model", "judge", "hedging", "seed", "temperature",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset
 
 
 def describe_dataset(dataset: Dataset) -> dict[str, Any]:

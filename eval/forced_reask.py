@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.models.base import ModelError
-from agents.parsing import parse_answer, parse_confidence
-from agents.strategies.vanilla import vanilla_messages
-from eval.post_steps import PostStepInput, register_post_step
-from eval.runner import error_text
-from eval.schema import Grade
-from eval.ttc import strategy_base
+from factprobe.agents.models.base import ModelError
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.post_steps import PostStepInput, register_post_step
+from factprobe.eval.runner import error_text
+from factprobe.eval.schema import Grade
+from factprobe.eval.ttc import strategy_base
 
 REFUSAL_STRATEGIES = {"refusal"}
 

@@ -9,11 +9,11 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from agents.models.base import ChatModel
-from agents.prompts import PROMPTS_VERSION
-from eval.config import RunConfig
-from eval.datasets.registry import Dataset
-from eval.grading.base import Grader
+from factprobe.agents.models.base import ChatModel
+from factprobe.agents.prompts import PROMPTS_VERSION
+from factprobe.eval.config import RunConfig
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.grading.base import Grader
 
 KEY_PACKAGES = ("factprobe", "langgraph", "llama-index-core", "llama-index-retrievers-bm25",
                 "llama_cpp_python", "openai", "anthropic", "pydantic", "numpy", "scipy", "rich")

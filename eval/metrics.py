@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from eval.schema import Grade
+from factprobe.eval.schema import Grade
 
 
 def ratio(numerator: float, denominator: float) -> float | None:

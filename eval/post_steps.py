@@ -11,17 +11,17 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from agents.context import StrategyContext
-from agents.state import QAState
-from eval.config import RunConfig
-from eval.grading.base import Grader
-from eval.schema import Question
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.state import QAState
+from factprobe.eval.config import RunConfig
+from factprobe.eval.grading.base import Grader
+from factprobe.eval.schema import Question
 
 POST_STEP_MODULES: list[str] = [
-    "eval.sample_steps",
-    "eval.forced_reask",
-    "decomposition.hop_steps",
-    "calibration.post_step",
+    "factprobe.eval.sample_steps",
+    "factprobe.eval.forced_reask",
+    "factprobe.decomposition.hop_steps",
+    "factprobe.calibration.post_step",
 ]
 
 

@@ -12,22 +12,22 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from eval.run_dir import RunDir
-from eval.schema import Result
-from eval.summary import build_summary, latest_rows
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Result
+from factprobe.eval.summary import build_summary, latest_rows
 
 TableFn = Callable[[dict[str, Any], Console], None]
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
 REPORT_MODULES = [
-    "eval.tables.scores",
-    "eval.tables.retrieval",
-    "eval.tables.ttc",
-    "eval.tables.self_awareness",
-    "eval.plots.ttc",
-    "decomposition.report",
-    "calibration.table",
-    "calibration.plots",
+    "factprobe.eval.tables.scores",
+    "factprobe.eval.tables.retrieval",
+    "factprobe.eval.tables.ttc",
+    "factprobe.eval.tables.self_awareness",
+    "factprobe.eval.plots.ttc",
+    "factprobe.decomposition.report",
+    "factprobe.calibration.table",
+    "factprobe.calibration.plots",
 ]
 
 _TABLES: list[TableFn] = []

@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from eval.schema import Grade, Result
+from factprobe.eval.schema import Grade, Result
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"

@@ -10,17 +10,17 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from agents.context import StrategyContext
-from agents.models.base import ChatModel
-from agents.registry import get_strategy
-from agents.state import QAState
-from eval.config import RunConfig
-from eval.datasets.registry import Dataset
-from eval.grading.base import Grader
-from eval.post_steps import PostStep, PostStepInput
-from eval.run_dir import RunDir
-from eval.schema import Grade, Question, Result
-from retrieval.metrics import gold_passage_ids
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.models.base import ChatModel
+from factprobe.agents.registry import get_strategy
+from factprobe.agents.state import QAState
+from factprobe.eval.config import RunConfig
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.grading.base import Grader
+from factprobe.eval.post_steps import PostStep, PostStepInput
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Grade, Question, Result
+from factprobe.retrieval.metrics import gold_passage_ids
 
 RECURSION_LIMIT = 100
 

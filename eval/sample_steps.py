@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.models.base import ModelError
-from agents.selection import parse_pick, selection_messages
-from eval.config import RunConfig
-from eval.post_steps import PostStepInput, register_post_step
-from eval.runner import error_text
-from eval.ttc import curve_sizes, strategy_base
+from factprobe.agents.models.base import ModelError
+from factprobe.agents.selection import parse_pick, selection_messages
+from factprobe.eval.config import RunConfig
+from factprobe.eval.post_steps import PostStepInput, register_post_step
+from factprobe.eval.runner import error_text
+from factprobe.eval.ttc import curve_sizes, strategy_base
 
 SAMPLED = {"best_of_n", "self_refine"}
 

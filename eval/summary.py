@@ -11,20 +11,20 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from eval.schema import Grade, Result
+from factprobe.eval.schema import Grade, Result
 
 SummarySection = Callable[["SummaryInput"], Any]
 StrategyMetric = Callable[[list[Result]], dict[str, Any]]
 
 SECTION_MODULES = [
-    "eval.sections.core",
-    "eval.sections.retrieval",
-    "eval.sections.gains",
-    "eval.sections.repeats",
-    "eval.sections.ttc",
-    "eval.sections.self_awareness",
-    "decomposition.sections",
-    "calibration.summary",
+    "factprobe.eval.sections.core",
+    "factprobe.eval.sections.retrieval",
+    "factprobe.eval.sections.gains",
+    "factprobe.eval.sections.repeats",
+    "factprobe.eval.sections.ttc",
+    "factprobe.eval.sections.self_awareness",
+    "factprobe.decomposition.sections",
+    "factprobe.calibration.summary",
 ]
 
 _SECTIONS: dict[str, SummarySection] = {}

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents.selection import confidence_index, majority_index
-from eval.metrics import grade_metrics, mean
-from eval.schema import Grade, Result
+from factprobe.agents.selection import confidence_index, majority_index
+from factprobe.eval.metrics import grade_metrics, mean
+from factprobe.eval.schema import Grade, Result
 
 
 def strategy_base(name: str) -> str:

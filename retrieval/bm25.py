@@ -12,10 +12,10 @@ from typing import Sequence
 
 from llama_index.retrievers.bm25 import BM25Retriever
 
-from eval.schema import Passage
-from retrieval.base import RetrievalError, RetrievedPassage
-from retrieval.corpus import fingerprint, to_nodes
-from retrieval.index_cache import cached_index, remember
+from factprobe.eval.schema import Passage
+from factprobe.retrieval.base import RetrievalError, RetrievedPassage
+from factprobe.retrieval.corpus import fingerprint, to_nodes
+from factprobe.retrieval.index_cache import cached_index, remember
 
 INDEX_VERSION = "1"  # bump when the index settings below change
 # One lock for every query: indexes are shared between searchers of the same corpus, and the

@@ -13,9 +13,9 @@ from typing import Sequence
 
 from llama_index.core.schema import TextNode
 
-from eval.datasets.errors import DatasetError
-from eval.datasets.jsonl import read_jsonl_models
-from eval.schema import Passage
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.jsonl import read_jsonl_models
+from factprobe.eval.schema import Passage
 
 TEXT_EXTENSIONS = [".txt", ".md"]
 CHUNK_TOKENS = 200

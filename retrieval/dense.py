@@ -12,10 +12,10 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
-from eval.schema import Passage
-from retrieval.base import RetrievalError, RetrievedPassage
-from retrieval.corpus import fingerprint, to_nodes
-from retrieval.index_cache import cached_index, remember
+from factprobe.eval.schema import Passage
+from factprobe.retrieval.base import RetrievalError, RetrievedPassage
+from factprobe.retrieval.corpus import fingerprint, to_nodes
+from factprobe.retrieval.index_cache import cached_index, remember
 
 INDEX_VERSION = "1"
 DENSE_EXTRA_HINT = ('dense retrieval needs the dense extra: pip install -e ".[dense]" '

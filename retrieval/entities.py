@@ -13,8 +13,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from agents.context import StrategyContext
-from agents.nodes import ask
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask
 
 ENTITY_PROMPT_VERSION = "1"
 MAX_ENTITIES = 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from retrieval.base import RetrievedPassage, Retriever
+from factprobe.retrieval.base import RetrievedPassage, Retriever
 
 RRF_K = 60
 

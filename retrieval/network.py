@@ -6,7 +6,7 @@ import threading
 import time
 from typing import Callable, TypeVar
 
-from retrieval.base import RetrievalError
+from factprobe.retrieval.base import RetrievalError
 
 T = TypeVar("T")
 

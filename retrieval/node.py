@@ -27,16 +27,16 @@ from typing import Any
 from langchain_core.runnables import RunnableConfig
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import StrategyContext
-from agents.registry import StrategyOptionError
-from agents.state import QAState
-from eval.schema import Question
-from retrieval.base import RetrievalError, Retrieval, Retriever
-from retrieval.corpus import load_corpus
-from retrieval.entities import ENTITY_PROMPT_VERSION, build_queries, extract_entities
-from retrieval.fusion import reciprocal_rank_fusion
-from retrieval.registry import RetrieverSpec, build_retriever, parse_spec
-from retrieval.results_cache import ResultCache, cached_search, default_results_path
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.registry import StrategyOptionError
+from factprobe.agents.state import QAState
+from factprobe.eval.schema import Question
+from factprobe.retrieval.base import RetrievalError, Retrieval, Retriever
+from factprobe.retrieval.corpus import load_corpus
+from factprobe.retrieval.entities import ENTITY_PROMPT_VERSION, build_queries, extract_entities
+from factprobe.retrieval.fusion import reciprocal_rank_fusion
+from factprobe.retrieval.registry import RetrieverSpec, build_retriever, parse_spec
+from factprobe.retrieval.results_cache import ResultCache, cached_search, default_results_path
 
 RAG_SUFFIX = "+rag"
 ACCUMULATED = ("trace", "calls", "retrieval_latency_s")  # reducer fields a subgraph must start empty
@@ -188,7 +188,7 @@ def with_retrieval(strategy_graph: Any, context: StrategyContext):
 
 def rag_composition(base: Any) -> Any:
     """The StrategySpec of `base.name + "+rag"`: retrieval, then `base`'s graph."""
-    from agents.registry import StrategySpec
+    from factprobe.agents.registry import StrategySpec
 
     def build(context: StrategyContext):
         return with_retrieval(base.build(context), context)

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from eval.schema import Passage
-from retrieval.base import RetrievalError, Retriever
+from factprobe.eval.schema import Passage
+from factprobe.retrieval.base import RetrievalError, Retriever
 
 RETRIEVERS = {
     "bm25": "BM25 over the local corpus (default; llama-index-retrievers-bm25, no model download)",
@@ -58,24 +58,24 @@ def build_retriever(spec: RetrieverSpec, corpus: Sequence[Passage], *, persist: 
     `persist` keeps local indexes on disk (shared corpora); per-question corpora pass False.
     """
     if spec.name == "bm25":
-        from retrieval.bm25 import BM25Search
+        from factprobe.retrieval.bm25 import BM25Search
 
         return BM25Search(corpus, persist=persist, cache_dir=cache_dir)
     if spec.name == "dense":
-        from retrieval.dense import DenseSearch
+        from factprobe.retrieval.dense import DenseSearch
 
         return DenseSearch(corpus, embed_model=embed_model, persist=persist, cache_dir=cache_dir)
     if spec.name == "hybrid":
-        from retrieval.bm25 import BM25Search
-        from retrieval.dense import DenseSearch
-        from retrieval.fusion import HybridSearch
+        from factprobe.retrieval.bm25 import BM25Search
+        from factprobe.retrieval.dense import DenseSearch
+        from factprobe.retrieval.fusion import HybridSearch
 
         return HybridSearch(BM25Search(corpus, persist=persist, cache_dir=cache_dir),
                             DenseSearch(corpus, embed_model=embed_model, persist=persist, cache_dir=cache_dir))
     if spec.name == "wikipedia":
-        from retrieval.wikipedia_search import WikipediaSearch
+        from factprobe.retrieval.wikipedia_search import WikipediaSearch
 
         return WikipediaSearch()
-    from retrieval.web_search import WebSearch
+    from factprobe.retrieval.web_search import WebSearch
 
     return WebSearch()

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.models.cache import JsonStore, default_cache_dir, hash_key
-from retrieval.base import Retrieval, RetrievedPassage, Retriever, timed_search
+from factprobe.agents.models.cache import JsonStore, default_cache_dir, hash_key
+from factprobe.retrieval.base import Retrieval, RetrievedPassage, Retriever, timed_search
 
 CACHE_VERSION = "1"
 

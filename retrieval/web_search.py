@@ -7,8 +7,8 @@ retried a bounded number of times, then reported as a RetrievalError naming the 
 
 from __future__ import annotations
 
-from retrieval.base import RetrievalError, RetrievedPassage
-from retrieval.network import TransientError, with_retries
+from factprobe.retrieval.base import RetrievalError, RetrievedPassage
+from factprobe.retrieval.network import TransientError, with_retries
 
 BACKEND = "duckduckgo"
 NO_RESULTS = "No results found."

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from retrieval.base import RetrievalError, RetrievedPassage
-from retrieval.network import TransientError, call_with_deadline, with_retries
+from factprobe.retrieval.base import RetrievalError, RetrievedPassage
+from factprobe.retrieval.network import TransientError, call_with_deadline, with_retries
 
 MAX_CHARS = 1200  # an introduction is cut to about this many characters, at a sentence end
 

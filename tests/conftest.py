@@ -32,7 +32,7 @@ requires_local_model = pytest.mark.skipif(
 def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own response and index cache, never the user's ~/.cache/factprobe,
     and starts with no retrieval index held in memory."""
-    from retrieval import index_cache
+    from factprobe.retrieval import index_cache
 
     folder = tmp_path_factory.mktemp("factprobe-cache")
     monkeypatch.setenv("FACTPROBE_CACHE", str(folder))

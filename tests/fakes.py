@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from agents.models.base import Completion, GenerationParams, Message, ModelError
+from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
 
 Script = Callable[[list[Message], GenerationParams], str]
 

@@ -19,8 +19,8 @@ from tests.recorded_http import RecordedServer
 
 pytest.importorskip("anthropic", reason="the anthropic backend needs the `anthropic` package")
 
-from agents.models.anthropic_backend import AnthropicModel  # noqa: E402
-from agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
+from factprobe.agents.models.anthropic_backend import AnthropicModel  # noqa: E402
+from factprobe.agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
 
 RECORDED = Path(__file__).parent / "fixtures" / "anthropic" / "messages_response.json"
 FAKE_KEY = "sk-ant-test-not-a-real-key"

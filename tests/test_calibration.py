@@ -14,20 +14,20 @@ import pytest
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
-import eval.cli as cli
-from agents.context import StrategyContext
-from agents.models.base import Completion, ModelError
-from calibration.answer_span import answer_span, answer_tokens
-from calibration.metrics import (accuracy_at_coverage, auroc, aurc, batched_auroc, batched_ece, bin_index,
+import factprobe.eval.cli as cli
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.models.base import Completion, ModelError
+from factprobe.calibration.answer_span import answer_span, answer_tokens
+from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, aurc, batched_auroc, batched_ece, bin_index,
                                  bootstrap_ci, brier, calibration_metrics, ece, equal_mass_edges, mce,
                                  reliability_bins, reliability_table, risk_coverage, weighted_slope)
-from calibration.post_step import confidence_step
-from calibration.rows import calibration_set
-from eval.config import RunConfig
-from eval.post_steps import PostStepInput
-from eval.run_dir import RunDir
-from eval.schema import CallRecord, Grade, Question, Result, TokenLogprob
-from eval.summary import build_summary
+from factprobe.calibration.post_step import confidence_step
+from factprobe.calibration.rows import calibration_set
+from factprobe.eval.config import RunConfig
+from factprobe.eval.post_steps import PostStepInput
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import CallRecord, Grade, Question, Result, TokenLogprob
+from factprobe.eval.summary import build_summary
 from tests.fakes import ScriptedModel, last_user
 
 TOL = 1e-9

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from eval.grading.phrases import REFUSAL_PHRASE
-from eval.metrics import grade_metrics
-from eval.run_dir import RunDir
-from eval.schema import Grade, Question
+import factprobe.eval.cli as cli
+from factprobe.eval.grading.phrases import REFUSAL_PHRASE
+from factprobe.eval.metrics import grade_metrics
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Grade, Question
 from tests.fakes import ScriptedModel, last_user
 
 QUESTIONS = [

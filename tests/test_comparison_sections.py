@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from eval.metrics import grade_metrics
-from eval.schema import Grade, Result
-from eval.sections.gains import compare
-from eval.sections.repeats import repeats
-from eval.sections.self_awareness import quadrant
-from eval.summary import SummaryInput, build_summary
-from eval.ttc import best_of_n_curve, curve_sizes, self_refine_curve
+from factprobe.eval.metrics import grade_metrics
+from factprobe.eval.schema import Grade, Result
+from factprobe.eval.sections.gains import compare
+from factprobe.eval.sections.repeats import repeats
+from factprobe.eval.sections.self_awareness import quadrant
+from factprobe.eval.summary import SummaryInput, build_summary
+from factprobe.eval.ttc import best_of_n_curve, curve_sizes, self_refine_curve
 
 C, I, N = Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED
 

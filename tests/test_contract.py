@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from agents.registry import strategies
-from eval.schema import Hop, Passage, Question
+import factprobe.eval.cli as cli
+from factprobe.agents.registry import strategies
+from factprobe.eval.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user
 
 RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "category", "answer",

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from agents.models.cache import CachedModel, ResponseCache
-from decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
-from eval.run_dir import RunDir
-from eval.schema import Hop, Passage, Question
+import factprobe.eval.cli as cli
+from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user
 
 ORWELL = Question(

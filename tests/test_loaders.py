@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from eval.datasets.errors import DatasetError
-from eval.datasets.musique import natural_question
-from eval.datasets.registry import LOADERS, Dataset, describe_loaders, load_dataset
-from eval.datasets.relations import relation_question
-from eval.describe import describe_dataset
-from eval.schema import HOP_REFERENCE, Question
+import factprobe.eval.cli as cli
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.musique import natural_question
+from factprobe.eval.datasets.registry import LOADERS, Dataset, describe_loaders, load_dataset
+from factprobe.eval.datasets.relations import relation_question
+from factprobe.eval.describe import describe_dataset
+from factprobe.eval.schema import HOP_REFERENCE, Question
 from tests.fakes import ScriptedModel
 
 SHARED_FILES = {

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from agents.models.base import GenerationParams
-from agents.models.local import LocalModel, embedded_model_path
-from eval.schema import Question
+import factprobe.eval.cli as cli
+from factprobe.agents.models.base import GenerationParams
+from factprobe.agents.models.local import LocalModel, embedded_model_path
+from factprobe.eval.schema import Question
 from tests.conftest import requires_local_model
 
 pytestmark = [requires_local_model, pytest.mark.model]

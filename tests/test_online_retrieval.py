@@ -21,13 +21,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
-from agents.context import StrategyContext
-from agents.registry import get_strategy
-from eval.config import RunConfig
-from eval.schema import Question
-from retrieval.base import RetrievalError
-from retrieval.web_search import WebSearch
-from retrieval.wikipedia_search import WikipediaSearch
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.registry import get_strategy
+from factprobe.eval.config import RunConfig
+from factprobe.eval.schema import Question
+from factprobe.retrieval.base import RetrievalError
+from factprobe.retrieval.web_search import WebSearch
+from factprobe.retrieval.wikipedia_search import WikipediaSearch
 from tests.fakes import ScriptedModel, last_user
 
 FIXTURES = Path(__file__).parent / "fixtures" / "retrieval"

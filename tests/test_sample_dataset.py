@@ -11,9 +11,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from eval.datasets.sample import load_sample, load_sample_corpus
-from eval.grading.normalize import normalize_answer
-from eval.schema import HOP_REFERENCE, Passage, Question
+from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
+from factprobe.eval.grading.normalize import normalize_answer
+from factprobe.eval.schema import HOP_REFERENCE, Passage, Question
 
 CATEGORIES = {"geography", "history", "science", "arts", "sport", "technology", "nature", "people"}
 REASONS = {"false_premise", "unknowable", "future", "subjective"}

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, bootstrap
 
-from eval.metrics import grade_metrics
-from eval.schema import Grade
-from eval.stats import accuracy_delta, f_delta, mcnemar_exact, paired_bootstrap_ci, simpleqa_f
+from factprobe.eval.metrics import grade_metrics
+from factprobe.eval.schema import Grade
+from factprobe.eval.stats import accuracy_delta, f_delta, mcnemar_exact, paired_bootstrap_ci, simpleqa_f
 
 GRADE_OF = {1: Grade.CORRECT, 0: Grade.INCORRECT, -1: Grade.NOT_ATTEMPTED}
 

@@ -6,15 +6,15 @@ import asyncio
 
 import pytest
 
-from agents.context import StrategyContext
-from agents.prompts import REFUSAL_USER
-from agents.registry import StrategyOptionError, get_strategy
-from agents.selection import confidence_index, majority_index, parse_pick
-from agents.strategies.self_refine import MAX_ROUNDS, parse_verdict
-from eval.grading.phrases import REFUSAL_PHRASE
-from eval.grading.rules import RuleGrader
-from eval.runner import RECURSION_LIMIT
-from eval.schema import Grade, Question
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.prompts import REFUSAL_USER
+from factprobe.agents.registry import StrategyOptionError, get_strategy
+from factprobe.agents.selection import confidence_index, majority_index, parse_pick
+from factprobe.agents.strategies.self_refine import MAX_ROUNDS, parse_verdict
+from factprobe.eval.grading.phrases import REFUSAL_PHRASE
+from factprobe.eval.grading.rules import RuleGrader
+from factprobe.eval.runner import RECURSION_LIMIT
+from factprobe.eval.schema import Grade, Question
 from tests.fakes import ScriptedModel, last_user
 
 QUESTION = Question(id="fr", question="Which city is the capital of France?", answer="Paris")

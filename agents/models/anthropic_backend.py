@@ -7,8 +7,8 @@ import os
 import time
 from typing import Any
 
-from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from agents.models.sdk_client import LoopBoundClient, describe_failure
+from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from factprobe.agents.models.sdk_client import LoopBoundClient, describe_failure
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 DEFAULT_BASE_URL = "https://api.anthropic.com"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
-from eval.schema import CallRecord, TokenLogprob
+from factprobe.eval.schema import CallRecord, TokenLogprob
 
 Message = dict[str, str]
 

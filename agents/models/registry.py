@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agents.models.base import ChatModel, ModelSpecError
-from agents.models.cache import CachedModel, ResponseCache, default_cache_dir
+from factprobe.agents.models.base import ChatModel, ModelSpecError
+from factprobe.agents.models.cache import CachedModel, ResponseCache, default_cache_dir
 
 SPEC_HELP = ("use `local` (embedded SmolLM2), `local:PATH.gguf`, `openai:MODEL`, "
              "`openai:MODEL@BASE_URL` (any OpenAI-compatible server) or `anthropic:MODEL`")
@@ -15,16 +15,16 @@ def load_backend(spec: str) -> ChatModel:
     """The uncached backend a spec names; raises ModelSpecError with a fix when it names none."""
     kind, _, rest = spec.partition(":")
     if kind == "local":
-        from agents.models.local import LocalModel
+        from factprobe.agents.models.local import LocalModel
 
         return LocalModel(Path(rest).expanduser() if rest else None)
     if kind == "openai" and rest:
-        from agents.models.openai_backend import OpenAIModel
+        from factprobe.agents.models.openai_backend import OpenAIModel
 
         model, _, base_url = rest.partition("@")
         return OpenAIModel(model, base_url=base_url or None)
     if kind == "anthropic" and rest:
-        from agents.models.anthropic_backend import AnthropicModel
+        from factprobe.agents.models.anthropic_backend import AnthropicModel
 
         return AnthropicModel(rest)
     raise ModelSpecError(f"unknown model {spec!r}: {SPEC_HELP}")

@@ -14,13 +14,13 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import StrategyContext
-from agents.nodes import ask
-from agents.parsing import parse_answer, parse_confidence
-from agents.registry import StrategyOptionError, register_strategy
-from agents.selection import SELECTORS, confidence_index, majority_index, parse_pick, selection_messages
-from agents.state import QAState
-from agents.strategies.vanilla import vanilla_messages
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.registry import StrategyOptionError, register_strategy
+from factprobe.agents.selection import SELECTORS, confidence_index, majority_index, parse_pick, selection_messages
+from factprobe.agents.state import QAState
+from factprobe.agents.strategies.vanilla import vanilla_messages
 
 
 def sample_record(index: int, text: str, update: dict[str, Any]) -> dict[str, Any]:

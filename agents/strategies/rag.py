@@ -7,10 +7,10 @@ retrieval as `X+rag` (see retrieval.node).
 
 from __future__ import annotations
 
-from agents.context import StrategyContext
-from agents.registry import register_strategy
-from agents.strategies.vanilla import build as build_vanilla
-from retrieval.node import with_retrieval
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.registry import register_strategy
+from factprobe.agents.strategies.vanilla import build as build_vanilla
+from factprobe.retrieval.node import with_retrieval
 
 
 @register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla")

@@ -8,10 +8,10 @@ eval/forced_reask.py. The graph is vanilla's with this prompt.
 
 from __future__ import annotations
 
-from agents.context import StrategyContext
-from agents.prompts import REFUSAL_USER, answer_messages, question_block
-from agents.registry import register_strategy
-from agents.strategies.vanilla import answer_graph
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.prompts import REFUSAL_USER, answer_messages, question_block
+from factprobe.agents.registry import register_strategy
+from factprobe.agents.strategies.vanilla import answer_graph
 
 
 def refusal_messages(question: str, passages: list[dict] | None = None) -> list[dict[str, str]]:

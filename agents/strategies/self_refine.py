@@ -15,13 +15,13 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import StrategyContext
-from agents.nodes import ask, generate_node, parse_node
-from agents.parsing import parse_answer, parse_confidence
-from agents.prompts import FEEDBACK_SYSTEM, FEEDBACK_USER, REFINE_USER, answer_messages, question_block
-from agents.registry import StrategyOptionError, register_strategy
-from agents.state import QAState
-from agents.strategies.vanilla import vanilla_messages
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import ask, generate_node, parse_node
+from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.prompts import FEEDBACK_SYSTEM, FEEDBACK_USER, REFINE_USER, answer_messages, question_block
+from factprobe.agents.registry import StrategyOptionError, register_strategy
+from factprobe.agents.state import QAState
+from factprobe.agents.strategies.vanilla import vanilla_messages
 
 # Each round is two graph steps; this keeps any run well inside the runner's recursion limit.
 MAX_ROUNDS = 32

@@ -6,11 +6,11 @@ from typing import Any, Callable
 
 from langgraph.graph import END, START, StateGraph
 
-from agents.context import StrategyContext
-from agents.nodes import generate_node, parse_node
-from agents.prompts import VANILLA_USER, answer_messages, question_block
-from agents.registry import register_strategy
-from agents.state import QAState
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.nodes import generate_node, parse_node
+from factprobe.agents.prompts import VANILLA_USER, answer_messages, question_block
+from factprobe.agents.registry import register_strategy
+from factprobe.agents.state import QAState
 
 
 def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[dict[str, str]]:

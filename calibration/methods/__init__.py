@@ -13,16 +13,16 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agents.state import QAState
-from eval.config import RunConfig
-from eval.schema import Question
+from factprobe.agents.state import QAState
+from factprobe.eval.config import RunConfig
+from factprobe.eval.schema import Question
 
 # One line per method module; importing a module registers its method.
 CONFIDENCE_MODULES = [
-    "calibration.methods.verbal",
-    "calibration.methods.token_prob",
-    "calibration.methods.consistency",
-    "calibration.methods.p_true",
+    "factprobe.calibration.methods.verbal",
+    "factprobe.calibration.methods.token_prob",
+    "factprobe.calibration.methods.consistency",
+    "factprobe.calibration.methods.p_true",
 ]
 
 

@@ -8,8 +8,8 @@ the sampling temperature (see `calibration.statistics.samples_statistic`).
 
 from __future__ import annotations
 
-from calibration.methods import MethodInput, register_confidence
-from eval.grading.normalize import normalize_answer
+from factprobe.calibration.methods import MethodInput, register_confidence
+from factprobe.eval.grading.normalize import normalize_answer
 
 
 @register_confidence("consistency", needs=("samples",))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from calibration.methods import MethodInput, register_confidence
+from factprobe.calibration.methods import MethodInput, register_confidence
 
 
 @register_confidence("verbal")

@@ -8,7 +8,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.errors import DatasetError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 

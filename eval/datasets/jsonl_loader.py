@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from eval.datasets.raw import check_hop_references, jsonl_records, parse_records
-from eval.datasets.registry import Dataset
-from eval.schema import Question
+from factprobe.eval.datasets.raw import check_hop_references, jsonl_records, parse_records
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.schema import Question
 
 
 def load(path: Path) -> Dataset:

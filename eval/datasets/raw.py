@@ -12,9 +12,9 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, StrictFloat, StrictInt, StringConstraints, ValidationError
 
-from eval.datasets.errors import DatasetError
-from eval.datasets.jsonl import read_jsonl_objects, validation_message
-from eval.schema import Hop
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.jsonl import read_jsonl_objects, validation_message
+from factprobe.eval.schema import Hop
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Located = tuple[str, dict[str, Any]]

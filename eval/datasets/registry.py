@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from eval.datasets.errors import DatasetError
-from eval.schema import Passage, Question
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.schema import Passage, Question
 
 
 @dataclass
@@ -25,20 +25,20 @@ Loader = Callable[[Path], Dataset]
 
 # name -> (module, one-line description); the module defines `load(path) -> Dataset`.
 LOADERS: dict[str, tuple[str, str]] = {
-    "jsonl": ("eval.datasets.jsonl_loader", "factprobe's native schema, one Question per line"),
-    "simpleqa": ("eval.datasets.simpleqa", "SimpleQA CSV (metadata, question/problem, true_answer/answer)"),
-    "musique": ("eval.datasets.musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question"),
-    "hotpotqa": ("eval.datasets.hotpotqa", "HotpotQA distractor JSONL: 10 paragraphs, supporting facts"),
-    "2wiki": ("eval.datasets.twowiki", "2WikiMultihopQA JSONL: paragraphs, evidence triples as hops"),
-    "selfaware": ("eval.datasets.selfaware", "SelfAware JSON: answerable and unanswerable questions"),
-    "kuq": ("eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
-    "fanoutqa": ("eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
-    "compceleb": ("eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
+    "jsonl": ("factprobe.eval.datasets.jsonl_loader", "factprobe's native schema, one Question per line"),
+    "simpleqa": ("factprobe.eval.datasets.simpleqa", "SimpleQA CSV (metadata, question/problem, true_answer/answer)"),
+    "musique": ("factprobe.eval.datasets.musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question"),
+    "hotpotqa": ("factprobe.eval.datasets.hotpotqa", "HotpotQA distractor JSONL: 10 paragraphs, supporting facts"),
+    "2wiki": ("factprobe.eval.datasets.twowiki", "2WikiMultihopQA JSONL: paragraphs, evidence triples as hops"),
+    "selfaware": ("factprobe.eval.datasets.selfaware", "SelfAware JSON: answerable and unanswerable questions"),
+    "kuq": ("factprobe.eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
+    "fanoutqa": ("factprobe.eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
+    "compceleb": ("factprobe.eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
 }
 
 
 def load_sample_dataset() -> Dataset:
-    from eval.datasets.sample import load_sample, load_sample_corpus
+    from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
 
     return Dataset("sample", load_sample(), load_sample_corpus())
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from eval.datasets.jsonl import read_jsonl_models
-from eval.schema import Passage, Question
+from factprobe.eval.datasets.jsonl import read_jsonl_models
+from factprobe.eval.schema import Passage, Question
 
 
 def sample_dir() -> Path:
     """The folder holding the bundled sample benchmark."""
-    return Path(str(resources.files("eval") / "data" / "sample"))
+    return Path(str(resources.files("factprobe.eval") / "data" / "sample"))
 
 
 def load_sample_corpus() -> list[Passage]:

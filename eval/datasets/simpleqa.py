@@ -15,10 +15,10 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
-from eval.datasets.errors import DatasetError
-from eval.datasets.raw import Located, Text, parse_records
-from eval.datasets.registry import Dataset
-from eval.schema import Question
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.raw import Located, Text, parse_records
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.schema import Question
 
 NAME = "simpleqa"
 COLUMNS = {"question": ("question", "problem"), "true_answer": ("true_answer", "answer")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from eval.schema import Question
+from factprobe.eval.schema import Question
 
 
 def stratum(question: Question) -> tuple[bool, int]:

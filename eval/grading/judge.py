@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from agents.models.base import ChatModel, GenerationParams, ModelError
-from eval.grading.base import GradeOutcome, HedgingPolicy
-from eval.schema import Grade, Question
+from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
+from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
+from factprobe.eval.schema import Grade, Question
 
 JUDGE_PROMPT_VERSION = "1"
 

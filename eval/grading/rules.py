@@ -9,10 +9,10 @@ Unanswerable questions: a refusal is NOT_ATTEMPTED, any answer is INCORRECT.
 
 from __future__ import annotations
 
-from eval.grading.base import GradeOutcome, HedgingPolicy
-from eval.grading.normalize import normalize_answer
-from eval.grading.phrases import is_hedged, is_refusal
-from eval.schema import Grade, Question
+from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
+from factprobe.eval.grading.normalize import normalize_answer
+from factprobe.eval.grading.phrases import is_hedged, is_refusal
+from factprobe.eval.schema import Grade, Question
 
 _MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june",
            "jul": "july", "aug": "august", "sep": "september", "sept": "september",

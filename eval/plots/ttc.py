@@ -10,8 +10,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
-from eval.report import report_plot  # noqa: E402
-from eval.schema import Result  # noqa: E402
+from factprobe.eval.report import report_plot  # noqa: E402
+from factprobe.eval.schema import Result  # noqa: E402
 
 
 def percent(values: list[float | None]) -> list[float]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from eval.metrics import grade_metrics, mean, percentile
-from eval.schema import Result
-from eval.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
+from factprobe.eval.metrics import grade_metrics, mean, percentile
+from factprobe.eval.schema import Result
+from factprobe.eval.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
 
 CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
              "f_score")

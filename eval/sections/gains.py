@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from eval.metrics import grade_metrics, mean
-from eval.schema import Grade, Result
-from eval.stats import DEFAULT_RESAMPLES, accuracy_delta, f_delta, mcnemar_exact, paired_bootstrap_ci
-from eval.summary import SummaryInput, is_graded, summary_section
+from factprobe.eval.metrics import grade_metrics, mean
+from factprobe.eval.schema import Grade, Result
+from factprobe.eval.stats import DEFAULT_RESAMPLES, accuracy_delta, f_delta, mcnemar_exact, paired_bootstrap_ci
+from factprobe.eval.summary import SummaryInput, is_graded, summary_section
 
 CODES = {Grade.CORRECT: 1, Grade.INCORRECT: 0, Grade.NOT_ATTEMPTED: -1}
 

@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from eval.metrics import grade_metrics, mean
-from eval.schema import Result
-from eval.summary import SummaryInput, answerable, summary_section
+from factprobe.eval.metrics import grade_metrics, mean
+from factprobe.eval.schema import Result
+from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 
 def spread(values: list[float | None]) -> tuple[float | None, float | None]:

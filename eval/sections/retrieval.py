@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval.metrics import mean
-from eval.schema import Result
-from eval.summary import strategy_metric
-from retrieval.metrics import recall_at_k, reciprocal_rank
+from factprobe.eval.metrics import mean
+from factprobe.eval.schema import Result
+from factprobe.eval.summary import strategy_metric
+from factprobe.retrieval.metrics import recall_at_k, reciprocal_rank
 
 
 def row_k(row: Result) -> int:

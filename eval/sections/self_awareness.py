@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from eval.forced_reask import offers_refusal
-from eval.metrics import ratio
-from eval.schema import Grade, Result
-from eval.summary import SummaryInput, is_graded, summary_section
+from factprobe.eval.forced_reask import offers_refusal
+from factprobe.eval.metrics import ratio
+from factprobe.eval.schema import Grade, Result
+from factprobe.eval.summary import SummaryInput, is_graded, summary_section
 
 USABLE_FORCED = {Grade.CORRECT.value, Grade.INCORRECT.value, Grade.NOT_ATTEMPTED.value}
 

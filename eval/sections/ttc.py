@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.selection import SELECTORS
-from eval.summary import SummaryInput, summary_section
-from eval.ttc import best_of_n_curve, choose_step, self_refine_curve, strategy_base
+from factprobe.agents.selection import SELECTORS
+from factprobe.eval.summary import SummaryInput, summary_section
+from factprobe.eval.ttc import best_of_n_curve, choose_step, self_refine_curve, strategy_base
 
 
 def run_selector(rows, manifest: dict[str, Any]) -> str:

@@ -7,8 +7,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from eval.format import num, pct, ratio_x
-from eval.report import report_table
+from factprobe.eval.format import num, pct, ratio_x
+from factprobe.eval.report import report_table
 
 
 def _share(part: float | None, whole: float | None) -> float | None:

@@ -8,8 +8,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from eval.format import pct
-from eval.report import report_table
+from factprobe.eval.format import pct
+from factprobe.eval.report import report_table
 
 
 @report_table

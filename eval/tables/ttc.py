@@ -8,8 +8,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from eval.format import num, pct
-from eval.report import report_table
+from factprobe.eval.format import num, pct
+from factprobe.eval.report import report_table
 
 
 def add_curve(table: Table, name: str, label: str, curve: dict[str, Any]) -> None:
