@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -35,13 +36,19 @@ def test_the_wheel_installs_nothing_outside_the_factprobe_namespace(tmp_path):
     assert not any(name.startswith("factprobe/eval/api/") for name in names)
 
 
-def test_factprobe_and_the_openai_agents_sdk_import_side_by_side():
-    """`import agents` is the OpenAI Agents SDK's (a dev dependency), and factprobe still works."""
-    import agents
-    import factprobe
-    from factprobe.agents.registry import strategies
+def test_factprobe_and_the_openai_agents_sdk_import_side_by_side(tmp_path):
+    """`import agents` is the OpenAI Agents SDK's (a dev dependency), and factprobe still works.
 
-    assert hasattr(agents, "Agent") and hasattr(agents, "Runner")
-    assert ROOT not in Path(agents.__file__).resolve().parents
-    assert factprobe.__version__
-    assert "vanilla" in strategies()
+    Run from an unrelated directory, as a user would: the checkout itself is not on sys.path."""
+    script = (
+        "import json, agents, factprobe\n"
+        "from factprobe.agents.registry import strategies\n"
+        "print(json.dumps({'sdk': agents.__file__, 'has_agent': hasattr(agents, 'Agent'),\n"
+        "                  'version': factprobe.__version__, 'strategies': list(strategies())}))\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                          text=True, check=True)
+    seen = json.loads(done.stdout)
+    assert Path(seen["sdk"]).resolve() != (ROOT / "agents" / "__init__.py").resolve()
+    assert "site-packages" in Path(seen["sdk"]).parts
+    assert seen["has_agent"] and seen["version"]
+    assert "vanilla" in seen["strategies"]
