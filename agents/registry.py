@@ -1,8 +1,10 @@
-"""The strategy registry: a strategy is one module that registers a graph builder by name."""
+"""The strategy registry: a strategy is one module that registers a graph builder by name.
+
+Modules reach it through the `factprobe.strategies` entry-point group (factprobe's own strategies
+are declared there too) or `--plugin`; see factprobe.agents.plugins."""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -10,24 +12,26 @@ from factprobe.agents.context import StrategyContext
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
-# One line per strategy module; importing a module registers its strategy.
-STRATEGY_MODULES = [
-    "factprobe.agents.strategies.vanilla",
-    "factprobe.agents.strategies.rag",
-    "factprobe.agents.strategies.best_of_n",
-    "factprobe.agents.strategies.self_refine",
-    "factprobe.agents.strategies.refusal",
-    "factprobe.decomposition.strategy",
-]
-
 
 @dataclass(frozen=True)
 class StrategySpec:
-    """A registered strategy: its name, a one-line description and its graph builder."""
+    """A registered strategy: its name, a one-line description, its graph builder, and what the
+    evaluation needs to know about it (does it sample, offer a refusal option, retrieve)."""
 
     name: str
     description: str
     build: GraphBuilder
+    samples: bool = False
+    offers_refusal: bool = False
+    retrieves: bool = False
+    # the run options the graph reads (e.g. ("samples", "selector")); None: it may read any, so a
+    # sweep never folds two cells that differ only in strategy options
+    reads: tuple[str, ...] | None = None
+
+    @property
+    def origin(self) -> str:
+        """Where the builder was defined, for error messages."""
+        return f"{getattr(self.build, '__module__', '?')}.{getattr(self.build, '__qualname__', '?')}"
 
 
 _STRATEGIES: dict[str, StrategySpec] = {}
@@ -37,25 +41,45 @@ class UnknownStrategyError(ValueError):
     """A strategy name nobody registered."""
 
 
+class DuplicateStrategyError(ValueError):
+    """Two different builders registered under one name."""
+
+
 class StrategyOptionError(ValueError):
     """A strategy option out of its range (e.g. `--samples 0`); the message names the option."""
 
 
-def register_strategy(name: str, description: str) -> Callable[[GraphBuilder], GraphBuilder]:
-    """Decorator: register `build(context) -> compiled LangGraph` under `name`."""
+def register(spec: StrategySpec) -> None:
+    """Add `spec` to the registry. The one rule for duplicates: a name belongs to one builder; the
+    same builder registered again (a module imported twice) is a no-op, any other is an error."""
+    known = _STRATEGIES.get(spec.name)
+    if known is not None and known.build is not spec.build:
+        if known.origin != spec.origin:
+            raise DuplicateStrategyError(f"strategy {spec.name!r} is registered twice: by {known.origin} "
+                                         f"and by {spec.origin}; rename one of them")
+    _STRATEGIES[spec.name] = spec
+
+
+def register_strategy(name: str, description: str, *, samples: bool = False,
+                      offers_refusal: bool = False, retrieves: bool = False,
+                      reads: tuple[str, ...] | None = None) -> Callable[[GraphBuilder], GraphBuilder]:
+    """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`.
+
+    The graph reads and writes `factprobe.agents.state.QAState`; see README "Your own strategies"."""
+    if not name or "+" in name or "," in name or name != name.strip():
+        raise ValueError(f"strategy name {name!r}: use a non-empty name without '+', ',' or spaces")
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
-        if name in _STRATEGIES and _STRATEGIES[name].build is not build:
-            raise ValueError(f"strategy {name!r} is registered twice")
-        _STRATEGIES[name] = StrategySpec(name, description, build)
+        register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads))
         return build
 
     return decorate
 
 
 def _load_all() -> None:
-    for module in STRATEGY_MODULES:
-        importlib.import_module(module)
+    from factprobe.agents.plugins import load_entry_points
+
+    load_entry_points()
 
 
 def strategies() -> dict[str, StrategySpec]:

@@ -31,3 +31,4 @@ class QAState(TypedDict, total=False):
     trace: Annotated[list[dict[str, Any]], operator.add]
     calls: Annotated[list[CallRecord], operator.add]
     retrieval_latency_s: Annotated[float, operator.add]
+    other_latency_s: Annotated[float, operator.add]  # a user graph's time outside model calls

@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from factprobe.calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
 from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_in
+from factprobe.eval.html.figures import save_figure
 from factprobe.eval.report import report_plot
 from factprobe.eval.schema import Result
 
@@ -84,7 +85,7 @@ def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path)
             _reliability_panel(axis, method, calibration_set(strategy_rows, method))
         figure.suptitle(f"Reliability: {strategy}\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
         path = out / f"reliability_{_file_name(strategy)}.png"
-        figure.savefig(path, dpi=110)
+        save_figure(figure, path, dpi=110)
         written.append(path)
     return written or None
 
@@ -121,7 +122,7 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
     figure.suptitle("Confidence distribution\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
     path = out / "confidence_histogram.png"
-    figure.savefig(path, dpi=110)
+    save_figure(figure, path, dpi=110)
     return path
 
 
@@ -149,5 +150,5 @@ def risk_coverage_curves(summary: dict[str, Any], rows: list[Result], out: Path)
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
     figure.suptitle("Risk–coverage (ties averaged; lower is better)", fontsize=10)
     path = out / "risk_coverage.png"
-    figure.savefig(path, dpi=110)
+    save_figure(figure, path, dpi=110)
     return path

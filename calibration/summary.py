@@ -1,11 +1,12 @@
 """Calibration in summary.json: contract keys per strategy, per-method detail, reliability bins.
 
 - `strategies[name]`: `confidence_coverage, ece, mce, brier, slope, auroc` from the `verbal`
-  method (the contract keys), plus the measurement's cost: `confidence_calls_mean`,
+  method (the contract keys) and `ece_debiased` (Kumar et al.'s debiased calibration error beside
+  the plug-in `ece`; see calibration.metrics), plus the measurement's cost: `confidence_calls_mean`,
   `confidence_latency_s_mean`, `confidence_tokens_mean`, and `confidence_cost_ratio` /
   `confidence_tokens_ratio` (its compute time / tokens over the strategy's own).
 - `calibration[name][method]`: every metric of `calibration.metrics.calibration_metrics`, the
-  bootstrap CIs, and the row counts of `calibration.rows.calibration_set`.
+  bootstrap CIs (`ece_ci` percentile, `ece_debiased_ci` basic, `auroc_ci` percentile), and the row counts of `calibration.rows.calibration_set`.
 - `reliability[name]`: ten equal-width right-closed bins of the verbal confidence.
 The bootstrap is seeded with the run's seed from the manifest (0 without one).
 """
@@ -32,7 +33,8 @@ def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
     """The contract's calibration keys, from the stated confidence."""
     data = calibration_set(rows, VERBAL)
     metrics = calibration_metrics(data.confidence, data.correct, with_ci=False)
-    return {"confidence_coverage": data.counts["coverage"], **{key: metrics[key] for key in CONTRACT_KEYS}}
+    return {"confidence_coverage": data.counts["coverage"], **{key: metrics[key] for key in CONTRACT_KEYS},
+            "ece_debiased": metrics["ece_debiased"]}
 
 
 @strategy_metric
@@ -66,7 +68,7 @@ def calibration(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
         for method in methods_in(rows):
             subset = calibration_set(rows, method)
             metrics = calibration_metrics(subset.confidence, subset.correct, seed=_seed(data))
-            for key in ("ece_ci", "auroc_ci"):
+            for key in ("ece_ci", "ece_debiased_ci", "auroc_ci"):
                 metrics[key] = None if metrics[key] is None else list(metrics[key])
             out[name][method] = {**metrics, "counts": subset.counts}
     return out

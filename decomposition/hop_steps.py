@@ -1,13 +1,24 @@
 """Post steps for multi-hop questions: sub-QA probes for every strategy, and grading a chain's hops.
 
 Sub-QA probes (`hop_probes`, on unless `--no-hop-probes`): each gold sub-question is asked on its
-own, with the TRUE earlier answers substituted for `#k` (Hop.render with gold answers), closed-book
-with the vanilla prompt and parameters, and graded with the run's grader. The probes measure the
-model's per-hop knowledge, which does not depend on the strategy, so the request depends only on
-(question, hop, repeat): every strategy sends identical messages and parameters, and the response
-cache answers all but the first. Probe calls are measurement: they stay out of the row's latency,
-tokens and call count and are recorded in each probe entry instead. A probe whose model call fails
-is an ERROR entry, never a wrong answer, and does not fail the row.
+own, with the TRUE earlier answers substituted for `#k` (Hop.render with gold answers), with the
+vanilla prompt and parameters, and graded with the run's grader. For a strategy without retrieval
+the probe is closed-book: it measures the model's per-hop knowledge, which does not depend on the
+strategy, so the request depends only on (question, hop, repeat), every such strategy sends
+identical messages and parameters, and the response cache answers all but the first.
+
+A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retrieves`) is probed with its retrieval, so that "final
+right, hop wrong" compares like with like: each probe retrieves for its sub-question the way the
+strategy does, with the run's `--retriever` and `--top-k` over the question's corpus — a
+decomposing strategy (`decompose+rag`) searches the sub-question itself, as its hops do; any other
+extracts the sub-question's entities (`--entities`) and builds the queries as the retrieval step
+before the strategy does (retrieval.node) — and the passages go into the vanilla prompt. The
+probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the queries and
+the retrieval latency.
+
+Probe calls (retrieval and entity extraction included) are measurement: they stay out of the
+row's latency, tokens and call count and are recorded in each probe entry instead. A probe whose
+model call or retrieval fails is an ERROR entry, never a wrong answer, and does not fail the row.
 
 Chain hops (`chain_hops`): a strategy that decomposes leaves its own hops in the state; this step
 grades them against the gold sub-QAs when the predicted hop count equals the gold one, and records
@@ -18,14 +29,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.registry import get_strategy
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.rules import matches_gold
 from factprobe.eval.post_steps import PostStepInput, register_post_step
 from factprobe.eval.runner import error_text
 from factprobe.eval.schema import Grade, Hop, HopResult, Question
+from factprobe.retrieval.base import RetrievalError
+from factprobe.retrieval.entities import build_queries, extract_entities
+from factprobe.retrieval.node import RAG_SUFFIX, RetrievalPipeline
+
+PROBE_PIPELINE = "hop_probe_retrieval"   # context.resources key: one retrieval pipeline per run
 
 
 def is_multi_hop(question: Question) -> bool:
@@ -46,24 +64,65 @@ async def safe_grade(grader: Grader, question: Question, answer: str | None) -> 
         return Grade.ERROR, error_text(exc)
 
 
+def uses_retrieval(strategy: str) -> bool:
+    """`rag` itself, any strategy composed with retrieval (`X+rag`), or one registered as retrieving."""
+    if strategy == "rag" or RAG_SUFFIX in strategy:
+        return True
+    try:
+        return bool(getattr(get_strategy(strategy), "retrieves", False))
+    except ValueError:               # a strategy this process does not know: judged by its name only
+        return False
+
+
+def probe_pipeline(context: StrategyContext) -> RetrievalPipeline:
+    """The run's retrieval pipeline for probes, built on first use and kept in the context's
+    resources (the shared index is then loaded once per run, not once per probe)."""
+    if PROBE_PIPELINE not in context.resources:
+        context.resources[PROBE_PIPELINE] = RetrievalPipeline(context)
+    return context.resources[PROBE_PIPELINE]
+
+
+async def probe_passages(data: PostStepInput, text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """(passages, record) for a probe's sub-question, retrieved the way the strategy retrieves."""
+    pipeline = probe_pipeline(data.context)
+    record: dict[str, Any] = {"retrieval": "strategy", "entity_calls": 0}
+    if (data.state.get("extra") or {}).get("decomposition") is not None:
+        queries, record["entities"] = [text], "sub-question"           # as decompose+rag's hops do
+    else:
+        entities, method, update = await extract_entities(data.context, text, data.repeat,
+                                                          pipeline.settings.entities)
+        queries = build_queries(text, entities, combine=pipeline.settings.spec.local)
+        record.update(entities=method, entity_calls=len(update["calls"]))
+    found = await pipeline.search(data.question, queries)
+    passages = found["passages"]
+    record.update(queries=queries, retrieved_ids=[p["id"] for p in passages],
+                  retrieval_latency_s=found["latency_s"])
+    return passages, record
+
+
 async def probe_hop(data: PostStepInput, index: int) -> dict[str, Any]:
     """Ask gold hop `index` with gold earlier answers substituted; the graded probe entry."""
     question = data.question
     hop: Hop = question.hops[index]
     entry: dict[str, Any] = {"question": hop.question, "gold": hop.answer, "answer": None,
-                             "grade": Grade.ERROR.value, "confidence": None, "error": None}
+                             "grade": Grade.ERROR.value, "confidence": None, "error": None,
+                             "retrieval": "closed_book"}
     try:
         text = hop.render([earlier.answer for earlier in question.hops[:index]])
     except ValueError as exc:
         return {**entry, "error": f"gold sub-question cannot be rendered: {exc}"}
-    params = data.context.answer_params(data.repeat)
+    passages = None
     try:
-        completion = await data.context.model.generate(vanilla_messages(text), params)
-    except ModelError as exc:
+        if uses_retrieval(data.strategy):
+            passages, record = await probe_passages(data, text)
+            entry.update(record)
+        completion = await data.context.model.generate(vanilla_messages(text, passages),
+                                                       data.context.answer_params(data.repeat))
+    except (ModelError, RetrievalError) as exc:
         return {**entry, "question": text, "error": error_text(exc)}
     answer, confidence = parse_answer(completion.text), parse_confidence(completion.text)
     grade, error = await safe_grade(data.grader, hop_question(question, index, text), answer)
-    return {"question": text, "gold": hop.answer, "answer": answer, "grade": grade.value,
+    return {**entry, "question": text, "answer": answer, "grade": grade.value,
             "confidence": confidence, "error": error, "raw": completion.text,
             "latency_s": completion.latency_s, "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens, "cached": completion.cached}

@@ -1,7 +1,12 @@
-"""Per-hop tables (like Video SimpleQA Table 4), decomposition quality, and the per-hop plot."""
+"""Per-hop tables (like Video SimpleQA Table 4), decomposition quality, and the per-hop plot.
+
+Each F-score cell shows its 95% bootstrap interval over questions beneath it; the pooled row ("all")
+puts every hop count together.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -9,13 +14,26 @@ from rich.console import Console
 from rich.table import Table
 
 from factprobe.eval.format import num, pct
+from factprobe.eval.html.figures import save_figure
 from factprobe.eval.report import report_plot, report_table
 from factprobe.eval.schema import Result
 
 
+def hop_counts(entries: dict[str, Any]) -> list[str]:
+    """The hop-count keys of one strategy's entries, without the pooled one."""
+    return [key for key in entries if key.isdigit()]
+
+
 def hop_columns(per_hop: dict[str, dict[str, Any]]) -> int:
     """How many QA columns: the largest hop count in the run (at least 2)."""
-    return max([2, *(int(k) for entries in per_hop.values() for k in entries)])
+    return max([2, *(int(k) for entries in per_hop.values() for k in hop_counts(entries))])
+
+
+def f_with_ci(value: float | None, ci: list[float] | None) -> str:
+    """'50.0' with its interval beneath, '50.0\n[20,80]'; '–' without a value."""
+    if value is None or ci is None:
+        return pct(value)
+    return f"{pct(value)}\n[{pct(ci[0], 0)},{pct(ci[1], 0)}]"
 
 
 def joint(entry: dict[str, Any], key: str) -> str:
@@ -31,9 +49,12 @@ def weakest(entry: dict[str, Any]) -> str:
     return "=" if any(f is not None for f in entry["hop_f_scores"]) else "–"
 
 
-def table_row(label: str, hop_count: str, entry: dict[str, Any], width: int, final_f: float | None) -> list[str]:
-    scores = [pct(f) for f in entry["hop_f_scores"]] + [""] * (width - len(entry["hop_f_scores"]))
-    return [label, hop_count, str(entry.get("n", entry["n_with_hops"])), *scores, pct(final_f),
+def table_row(label: str, hop_count: str, entry: dict[str, Any], width: int, final: dict[str, Any]) -> list[str]:
+    intervals = entry.get("hop_f_score_cis") or [None] * len(entry["hop_f_scores"])
+    scores = [f_with_ci(f, ci) for f, ci in zip(entry["hop_f_scores"], intervals)]
+    scores += [""] * (width - len(scores))
+    return [label, hop_count, str(entry.get("n", entry["n_with_hops"])), *scores,
+            f_with_ci(final["final_f_score"], final.get("final_f_score_ci")),
             weakest(entry), joint(entry, "final_right_hop_wrong"),
             joint(entry, "final_wrong_all_hops_right")]
 
@@ -44,21 +65,23 @@ def per_hop_table(summary: dict[str, Any], console: Console) -> None:
     if not per_hop:
         return
     width = hop_columns(per_hop)
-    table = Table(title="Per-hop F-score (%): sub-QA probes QA1..QAk (gold earlier answers) and the "
-                        "multi-hop final answer; joint outcomes as count/rows graded")
+    table = Table(title="Per-hop F-score (%): sub-QA probes QA1..QAk (gold earlier answers; with the "
+                        "strategy's retrieval for a retrieval strategy) and the multi-hop final answer, "
+                        "each with its 95% bootstrap CI over questions; joint outcomes as count/rows "
+                        "graded; hops 'all': every hop count pooled")
     table.add_column("strategy", no_wrap=True)
     for column in ("hops", "n", *(f"QA{i}" for i in range(1, width + 1)), "final", "weakest",
                    "✓final ✗hop", "✗final ✓hops"):
         table.add_column(column, justify="right")
     for name, entries in per_hop.items():
         for hop_count, entry in entries.items():
-            table.add_row(*table_row(name, hop_count, entry, width, entry["final_f_score"]))
+            table.add_row(*table_row(name, hop_count, entry, width, entry))
             if "chain" in entry:
-                table.add_row(*table_row(f"{name} (own hops)", hop_count, entry["chain"], width,
-                                         entry["final_f_score"]))
+                table.add_row(*table_row(f"{name} (own hops)", hop_count, entry["chain"], width, entry))
+        table.add_section()
     console.print(table)
-    ids = [(name, hop_count, entry["final_right_hop_wrong_ids"]) for name, entries in per_hop.items()
-           for hop_count, entry in entries.items() if entry["final_right_hop_wrong_ids"]]
+    ids = [(name, hop_count, entries[hop_count]["final_right_hop_wrong_ids"]) for name, entries in per_hop.items()
+           for hop_count in hop_counts(entries) if entries[hop_count]["final_right_hop_wrong_ids"]]
     for name, hop_count, labels in ids:
         console.print(f"final right, a probed hop wrong — {name}, {hop_count} hops: {', '.join(labels)}")
 
@@ -80,12 +103,22 @@ def decomposition_table(summary: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+def error_bars(heights: list[float], intervals: list[list[float] | None]) -> list[list[float]]:
+    """Matplotlib's yerr (below, above) in percent; 0 where a bar or its interval is missing."""
+    below, above = [], []
+    for height, ci in zip(heights, intervals):
+        missing = ci is None or math.isnan(height)
+        below.append(0.0 if missing else max(0.0, height - 100 * ci[0]))
+        above.append(0.0 if missing else max(0.0, 100 * ci[1] - height))
+    return [below, above]
+
+
 @report_plot
 def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score."""
     per_hop = summary.get("per_hop") or {}
-    hop_counts = sorted({int(k) for entries in per_hop.values() for k in entries})
-    if not hop_counts:
+    counts = sorted({int(k) for entries in per_hop.values() for k in hop_counts(entries)})
+    if not counts:
         return None
     import matplotlib
 
@@ -93,10 +126,10 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
     import matplotlib.pyplot as plt
 
     names = list(per_hop)
-    figure, axes = plt.subplots(1, len(hop_counts), figsize=(3.2 * len(hop_counts) + 2, 3.2),
+    figure, axes = plt.subplots(1, len(counts), figsize=(3.2 * len(counts) + 2, 3.2),
                                 squeeze=False, sharey=True)
     bar = 0.8 / len(names)
-    for axis, hop_count in zip(axes[0], hop_counts):
+    for axis, hop_count in zip(axes[0], counts):
         labels = [f"QA{i}" for i in range(1, hop_count + 1)] + ["final"]
         for offset, name in enumerate(names):
             entry = per_hop[name].get(str(hop_count))
@@ -104,8 +137,10 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
                 continue
             values = [*entry["hop_f_scores"], entry["final_f_score"]]
             heights = [float("nan") if v is None else 100 * v for v in values]  # None: no bar
+            intervals = [*(entry.get("hop_f_score_cis") or [None] * hop_count), entry.get("final_f_score_ci")]
+            errors = error_bars(heights, intervals)
             xs = [i + offset * bar - 0.4 + bar / 2 for i in range(len(labels))]
-            axis.bar(xs, heights, width=bar, label=name)
+            axis.bar(xs, heights, width=bar, label=name, yerr=errors, capsize=2)
         axis.set_xticks(range(len(labels)), labels)
         rows_here = max(entries.get(str(hop_count), {}).get("n", 0) for entries in per_hop.values())
         axis.set_title(f"{hop_count}-hop (n={rows_here})")
@@ -113,9 +148,9 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
     axes[0][0].set_ylabel("F-score (%)")
     handles, legend_labels = axes[0][0].get_legend_handles_labels()
     figure.legend(handles, legend_labels, loc="center right", fontsize="small")
-    figure.suptitle("Sub-QA probe F-score per hop vs final answer", fontsize="medium")
+    figure.suptitle("Sub-QA probe F-score per hop vs final answer (95% CI over questions)", fontsize="medium")
     figure.tight_layout(rect=(0, 0, 0.85, 1))
     path = out_dir / "per_hop.png"
-    figure.savefig(path, dpi=100)
+    save_figure(figure, path, dpi=100)
     plt.close(figure)
     return path

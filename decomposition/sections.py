@@ -1,8 +1,13 @@
 """summary.json sections `per_hop` and `decomposition` (protocols §5, Video SimpleQA Table 4).
 
-`per_hop[strategy][hop_count]` scores the sub-QA probes (the same measurement for every strategy)
-beside the strategy's final answer on the answerable multi-hop questions:
+`per_hop[strategy][hop_count]` scores the sub-QA probes (closed-book, or with the strategy's
+retrieval for a retrieval strategy) beside the strategy's final answer on the answerable multi-hop
+questions; `per_hop[strategy]["all"]` is the same pooled over every hop count (position i over the
+rows with at least i hops):
 - `hop_f_scores[i]`: F-score of hop i+1's probes; `final_f_score`: F-score of the final answers;
+- `hop_f_score_cis[i]` and `final_f_score_ci`: 95% percentile bootstrap intervals resampling
+  questions (a question's repeats together; eval.stats, 2,000 resamples, the run's seed), null
+  with fewer than two questions or no graded row; `n_questions`;
 - `weakest_hops`: 1-based positions sharing the lowest hop F-score (empty when every hop scores
   the same), `weakest_hop` the first of them; `first_hop_bottleneck`: hop 1 alone is the lowest;
 - joint outcomes, on the rows whose final answer and every hop are graded (`n_joint`): a hop is
@@ -17,11 +22,15 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any, Callable
 
+import numpy as np
+
 from factprobe.eval.metrics import grade_metrics, mean, ratio
 from factprobe.eval.schema import Grade, Result
+from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_score
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+POOLED = "all"
 
 
 def extra(row: Result, key: str) -> Any:
@@ -47,11 +56,51 @@ def row_label(row: Result) -> str:
     return row.question_id if row.repeat == 0 else f"{row.question_id}#r{row.repeat}"
 
 
+def grade_counts(grade: Grade) -> list[int]:
+    """(graded, correct, attempted) of one grade, the counts F is computed from."""
+    return [int(grade in GRADED), int(grade is Grade.CORRECT), int(grade in (Grade.CORRECT, Grade.INCORRECT))]
+
+
+def column_f_scores(totals: np.ndarray) -> np.ndarray:
+    """F of every (graded, correct, attempted) column triple: totals (resamples, 3·columns) →
+    (columns, resamples)."""
+    return f_score(totals[..., 1::3], totals[..., 2::3], totals[..., 0::3]).swapaxes(-1, -2)
+
+
+def f_intervals(rows: list[Result], width: int, grades_of: Callable[[Result], list[Grade] | None],
+                seed: int, n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, Any]:
+    """Bootstrap 95% CIs over questions of the final F and of each hop position's F.
+
+    One set of resampled questions serves every column, so the intervals are computed jointly;
+    a question's repeats (and all its rows) stay together.
+    """
+    ids = sorted({row.question_id for row in rows})
+    position = {qid: i for i, qid in enumerate(ids)}
+    counts = np.zeros((len(ids), width + 1, 3))               # column 0: final answers, 1…: hops
+    for row in rows:
+        counts[position[row.question_id], 0] += grade_counts(row.grade)
+        for i, grade in enumerate(grades_of(row) or []):
+            counts[position[row.question_id], i + 1] += grade_counts(grade)
+    intervals: list[list[float] | None] = [None] * (width + 1)
+    if len(ids) >= 2:
+        values = bootstrap_statistics(counts.reshape(len(ids), -1), column_f_scores, n_resamples, seed)
+        for column in range(width + 1):
+            if counts[:, column, 0].sum():
+                low, high = np.nanpercentile(values[column], [2.5, 97.5])
+                intervals[column] = [float(low), float(high)]
+    return {"n_questions": len(ids), "final_f_score_ci": intervals[0], "hop_f_score_cis": intervals[1:]}
+
+
 def hop_table(rows: list[Result], hop_count: int,
               grades_of: Callable[[Result], list[Grade] | None]) -> dict[str, Any]:
-    """Per-hop F-scores, the weakest hop and the joint final/hop outcomes for one hop count."""
+    """Per-hop F-scores, the weakest hop and the joint final/hop outcomes.
+
+    `hop_count` is the number of hop positions; a row with fewer hops (the pooled entry) counts at
+    the positions it has.
+    """
     with_hops = [(row, grades) for row in rows if (grades := grades_of(row)) is not None]
-    hop_scores = [grade_metrics(grades[i] for _, grades in with_hops) for i in range(hop_count)]
+    hop_scores = [grade_metrics(grades[i] for _, grades in with_hops if len(grades) > i)
+                  for i in range(hop_count)]
     hop_f = [scores["f_score"] for scores in hop_scores]
     known = {i + 1: f for i, f in enumerate(hop_f) if f is not None}
     lowest = [k for k, f in known.items() if f == min(known.values())]
@@ -85,21 +134,29 @@ def multi_hop_groups(rows: list[Result]) -> dict[int, list[Result]]:
     return dict(sorted(groups.items()))
 
 
+def per_hop_entry(group: list[Result], hop_count: int, seed: int) -> dict[str, Any]:
+    """The per_hop entry of rows with `hop_count` hop positions (at most, for the pooled entry)."""
+    final = grade_metrics(row.grade for row in group)
+    entry = {"n": len(group), "hop_source": "probes", "final_f_score": final["f_score"],
+             "final_accuracy": final["accuracy"], **hop_table(group, hop_count, probe_grades),
+             **f_intervals(group, hop_count, probe_grades, seed)}
+    if any(extra(row, "decomposition") is not None for row in group):
+        chain = f_intervals(group, hop_count, chain_grades, seed)
+        entry["chain"] = {**hop_table(group, hop_count, chain_grades), "hop_f_score_cis": chain["hop_f_score_cis"]}
+    return entry
+
+
 @summary_section("per_hop")
 def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
+    """{strategy: {hop_count: entry, "all": pooled entry}} for strategies with multi-hop questions."""
+    seed = int((data.manifest.get("config") or {}).get("seed") or 0)
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rows in data.by_strategy.items():
         groups = multi_hop_groups(rows)
         if not groups:
             continue
-        out[name] = {}
-        for hop_count, group in groups.items():
-            final = grade_metrics(row.grade for row in group)
-            entry = {"n": len(group), "hop_source": "probes", "final_f_score": final["f_score"],
-                     "final_accuracy": final["accuracy"], **hop_table(group, hop_count, probe_grades)}
-            if any(extra(row, "decomposition") is not None for row in group):
-                entry["chain"] = hop_table(group, hop_count, chain_grades)
-            out[name][str(hop_count)] = entry
+        out[name] = {str(hop_count): per_hop_entry(group, hop_count, seed) for hop_count, group in groups.items()}
+        out[name][POOLED] = per_hop_entry([row for group in groups.values() for row in group], max(groups), seed)
     return out
 
 

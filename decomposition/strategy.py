@@ -160,6 +160,6 @@ def build_decompose(context: StrategyContext, retrieve: HopRetriever | None = No
 
 
 @register_strategy("decompose", "split into single-fact sub-questions (#k = earlier answers) and answer "
-                                "them as a chain; --decomposer model|gold")
+                                "them as a chain; --decomposer model|gold", reads=("decomposer",))
 def build(context: StrategyContext):
     return build_decompose(context)

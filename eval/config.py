@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from factprobe.eval.grading.base import HedgingPolicy
 
-# Fields that define what a run measures; --resume refuses to change them.
-IDENTITY_FIELDS = ("dataset", "strategies", "model", "judge", "hedging", "seed", "temperature",
-                   "max_tokens", "limit", "repeats", "samples", "selector", "rounds", "retriever",
-                   "top_k", "decomposer", "confidence", "consistency_samples", "hop_probes")
+# Options that change no result row. Every other field is resume identity: --resume refuses to
+# change it, so a new option is protected unless it is listed here.
+RESUME_EXEMPT = frozenset({"concurrency", "out", "use_cache", "max_error_rate", "threads"})
 
 
 class RunConfig(BaseModel):
@@ -24,14 +24,19 @@ class RunConfig(BaseModel):
     model: str = "local"
     judge: str | None = None
     hedging: HedgingPolicy = HedgingPolicy.ACCEPT
+    grader: Literal["rules", "judge", "cascade"] | None = None  # None: judge when `judge` is set, else rules
+    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = "simpleqa"  # the judge's grading policy
     limit: int | None = None
     seed: int = 0
     concurrency: int = 1
+    threads: int | None = Field(None, ge=1)  # local backend CPU threads; None = its default rule
     out: Path | None = None
     repeats: int = 1
     temperature: float = 0.0
     max_tokens: int = 96
     use_cache: bool = True
+    max_error_rate: float = Field(0.05, ge=0.0, le=1.0)
+    baseline: str | None = None  # resolved before the manifest is written (eval.manifest.resolve_baseline)
     # strategy options
     samples: int = 4
     sample_temperature: float = 1.0
@@ -47,7 +52,7 @@ class RunConfig(BaseModel):
     def identity(self) -> dict:
         """The settings a resumed run must share with the run it continues."""
         data = self.model_dump(mode="json")
-        return {key: data[key] for key in IDENTITY_FIELDS}
+        return {key: value for key, value in data.items() if key not in RESUME_EXEMPT}
 
     def strategy_options(self) -> dict:
         """Options passed to every strategy graph builder."""

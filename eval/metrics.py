@@ -2,7 +2,10 @@
 
 CO, IN and NA are fractions of the graded rows (CORRECT + INCORRECT + NOT_ATTEMPTED). UNGRADED and
 ERROR rows are counted apart and never folded into any grade. CGA = correct / attempted; the
-F-score is the harmonic mean of CO and CGA. A fraction with an empty denominator is None.
+F-score is the harmonic mean of CO and CGA, which equals 2·correct / (graded + attempted); it is 0
+when nothing is correct, including when nothing was attempted (as SimpleQA's code computes it: an
+"always refuse" collapse scores 0, it does not vanish). A fraction with an empty denominator (CO,
+IN, NA and F without graded rows; CGA without attempted rows) is None.
 """
 
 from __future__ import annotations
@@ -21,10 +24,16 @@ def ratio(numerator: float, denominator: float) -> float | None:
 
 
 def f_score(co: float | None, cga: float | None) -> float | None:
-    """Harmonic mean of CO and CGA; 0 when both are 0, None when either is undefined."""
-    if co is None or cga is None:
+    """Harmonic mean of CO and CGA; None without graded rows (CO None).
+
+    CGA is None only when nothing was attempted, and then nothing is correct: F = 0, as when CO and
+    CGA are both 0.
+    """
+    if co is None:
         return None
-    return 2 * co * cga / (co + cga) if co + cga else 0.0
+    if cga is None or co + cga == 0:
+        return 0.0
+    return 2 * co * cga / (co + cga)
 
 
 def grade_metrics(grades: Iterable[Grade]) -> dict:

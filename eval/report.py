@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from rich.console import Console
 
+from factprobe.eval.html.report import write_html_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
 from factprobe.eval.summary import build_summary, latest_rows
@@ -53,6 +54,12 @@ def _load() -> None:
         importlib.import_module(module)
 
 
+def table_functions() -> list[TableFn]:
+    """Every registered table function, in registration order."""
+    _load()
+    return list(_TABLES)
+
+
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
     _load()
@@ -70,4 +77,5 @@ def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
             written.extend(out)
     for path in written:
         console.print(f"plot: {path}")
+    console.print(f"report: {write_html_report(run_dir, summary, _TABLES, written, latest_rows(rows))}")
     return summary

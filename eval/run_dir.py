@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.schema import Grade, Result
 
@@ -16,8 +16,45 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 
 
+Key = tuple[str, str, int]
+Percent = Annotated[float, Field(ge=0, le=100)]
+
+
 class RunDirError(ValueError):
     """A run directory that cannot be used as asked (missing, already used, or corrupt)."""
+
+
+class _HopRanges(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    confidence: Percent | None = None
+
+
+class _RowRanges(BaseModel):
+    """Value ranges of the contract that the row model itself leaves open (confidence 0-100)."""
+
+    model_config = ConfigDict(extra="ignore")
+    confidence: Percent | None = None
+    confidences: dict[str, Percent | None] = Field(default_factory=dict)
+    hops: list[_HopRanges] | None = None
+
+
+def parse_row(line: str) -> Result:
+    """One results.jsonl line as a Result; ValidationError when its JSON, a field or a range is bad."""
+    row = Result.model_validate_json(line)
+    _RowRanges.model_validate_json(line)
+    return row
+
+
+def row_error(path: Path, number: int, exc: ValidationError) -> RunDirError:
+    """The one-paragraph message for a bad row: file, line, field, what is wrong and the fix."""
+    error = exc.errors()[0]
+    if error["type"] == "json_invalid":
+        problem = f"not valid JSON ({error['msg']})"
+    else:
+        field = ".".join(str(part) for part in error["loc"]) or "(row)"
+        problem = f"field `{field}`: {error['msg']} (found {error.get('input')!r})"
+    return RunDirError(f"{path}, line {number}: {problem}. Rows are written by factprobe; correct or "
+                       f"delete that line (`factprobe run --resume` runs a deleted row again).")
 
 
 class RunDir:
@@ -64,26 +101,37 @@ class RunDir:
         line is an error naming the line."""
         if not self.results_path.is_file():
             return []
-        lines = self.results_path.read_text(encoding="utf-8").splitlines()
+        text = self.results_path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        torn = not text.endswith("\n")
         rows: list[Result] = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
-                rows.append(Result.model_validate_json(line))
+                rows.append(parse_row(line))
             except ValidationError as exc:
-                if number == len(lines):
+                if torn and number == len(lines):
                     break
-                raise RunDirError(f"{self.results_path}, line {number}: not a result row "
-                                  f"({exc.errors()[0]['msg']})") from None
+                raise row_error(self.results_path, number, exc) from None
         return rows
 
-    def done_keys(self) -> set[tuple[str, str, int]]:
-        """Keys whose latest row finished without an error; --resume skips these."""
-        latest: dict[tuple[str, str, int], Result] = {}
-        for row in self.read_results():
-            latest[row.key] = row
-        return {key for key, row in latest.items() if row.grade is not Grade.ERROR}
+    def latest(self) -> dict[Key, Result]:
+        """The latest row of every key: a later row (a retry, a re-grade) supersedes earlier ones."""
+        return {row.key: row for row in self.read_results()}
+
+    def done_keys(self) -> set[Key]:
+        """Keys --resume leaves alone: the latest row is graded and every post step succeeded.
+
+        ERROR rows and rows with `post_step_errors` are run again; UNGRADED rows are re-graded
+        (see `ungraded_rows`)."""
+        return {key for key, row in self.latest().items() if not needs_rerun(row)
+                and row.grade is not Grade.UNGRADED}
+
+    def ungraded_rows(self) -> list[Result]:
+        """Latest rows that have an answer but no grade: --resume re-grades them from the answer."""
+        return [row for row in self.latest().values()
+                if row.grade is Grade.UNGRADED and not needs_rerun(row)]
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         self.summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
@@ -99,3 +147,9 @@ class RunDir:
         keep = data[: data.rfind(b"\n") + 1]
         self.results_path.write_bytes(keep)
         return True
+
+
+def needs_rerun(row: Result) -> bool:
+    """An ERROR row, or a row whose post step failed (the step needs the strategy's live state,
+    which a row does not hold, so the whole job runs again; the response cache replays its calls)."""
+    return row.grade is Grade.ERROR or bool(getattr(row, "post_step_errors", None))

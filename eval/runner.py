@@ -16,7 +16,7 @@ from factprobe.agents.registry import get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.base import GradeOutcome, Grader
 from factprobe.eval.post_steps import PostStep, PostStepInput
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Question, Result
@@ -51,7 +51,18 @@ def state_costs(state: QAState) -> dict[str, Any]:
     return {"prompt_tokens": sum(c.prompt_tokens for c in calls),
             "completion_tokens": sum(c.completion_tokens for c in calls),
             "llm_calls": len(calls), "llm_latency_s": llm_latency,
-            "retrieval_latency_s": retrieval_latency, "latency_s": llm_latency + retrieval_latency}
+            "retrieval_latency_s": retrieval_latency,
+            "latency_s": llm_latency + retrieval_latency + state.get("other_latency_s", 0.0)}
+
+
+async def stream_graph(graph: Any, inputs: dict[str, Any], state: QAState) -> QAState:
+    """Run a compiled graph, keeping its state after every step in `state` (updated in place),
+    so a step that raises leaves the trace and calls of the steps before it."""
+    async for values in graph.astream(inputs, config={"recursion_limit": RECURSION_LIMIT},
+                                      stream_mode="values"):
+        state.clear()
+        state.update(values)
+    return state
 
 
 class Runner:
@@ -72,32 +83,70 @@ class Runner:
         self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
 
     async def answer(self, job: Job) -> Result:
+        """One job's row: ERROR (with the trace up to the failure) when the strategy fails;
+        otherwise graded, with any post step's failure kept apart in `post_step_errors`."""
         row = base_row(job.question, job.strategy, job.repeat)
         started = time.perf_counter()
+        state: QAState = {}
         try:
-            state: QAState = await self.graphs[job.strategy].ainvoke(
-                {"question": job.question, "repeat": job.repeat},
-                config={"recursion_limit": RECURSION_LIMIT})
-            outcome = await self.grader.grade(job.question, state.get("answer"))
-            row.update(state_costs(state))
-            row.update(answer=state.get("answer"), raw=state.get("raw"),
-                       confidence=state.get("confidence"), trace=state.get("trace", []),
-                       grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note,
-                       samples=state.get("samples"), retrieved_ids=state.get("retrieved_ids"),
-                       hops=state.get("hops"))
-            if state.get("confidence") is not None:
-                row["confidences"] = {"verbal": state.get("confidence")}
-            for step in self.post_steps:
+            await stream_graph(self.graphs[job.strategy], {"question": job.question, "repeat": job.repeat},
+                               state)
+        except Exception as exc:  # one failing question must not stop the run
+            row.update(state_costs(state), grade=Grade.ERROR, grader=self.grader.name,
+                       error=error_text(exc), trace=state.get("trace", []))
+            row["wall_s"] = time.perf_counter() - started
+            return Result.model_validate(row)
+        outcome = await self.grade(job.question, state.get("answer"))
+        row.update(state_costs(state))
+        row.update(answer=state.get("answer"), raw=state.get("raw"),
+                   confidence=state.get("confidence"), trace=state.get("trace", []),
+                   grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note,
+                   samples=state.get("samples"), retrieved_ids=state.get("retrieved_ids"),
+                   hops=state.get("hops"))
+        if state.get("confidence") is not None:
+            row["confidences"] = {"verbal": state.get("confidence")}
+        failures: dict[str, str] = {}
+        for step in self.post_steps:
+            try:
                 row.update(await step.run(PostStepInput(job.question, state, job.strategy, job.repeat,
                                                         self.context, self.grader, self.config)))
-        except Exception as exc:  # one failing question must not stop the run
-            row.update(grade=Grade.ERROR, grader=self.grader.name, error=error_text(exc))
+            except Exception as exc:  # a measurement's failure must not undo the graded answer
+                failures[step.name] = error_text(exc)
+        if failures:
+            row["post_step_errors"] = failures
         row["wall_s"] = time.perf_counter() - started
         return Result.model_validate(row)
+
+    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+        """The grader's outcome; a grader that raises leaves the answer UNGRADED, for --resume."""
+        try:
+            return await self.grader.grade(question, answer)
+        except Exception as exc:  # the answer is kept and re-graded on resume
+            return GradeOutcome(Grade.UNGRADED, self.grader.name, f"grader failed: {error_text(exc)}")
+
+    async def regrade(self, row: Result, question: Question) -> Result:
+        """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
+        outcome = await self.grade(question, row.answer)
+        note = f"re-graded on resume (was UNGRADED: {row.grade_note}); {outcome.note or 'no note'}"
+        return Result.model_validate({**row.model_dump(), "grade": outcome.grade,
+                                      "grader": outcome.grader, "grade_note": note})
 
     def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> list[Job]:
         return [Job(q, s, r) for r in range(self.config.repeats) for q in questions
                 for s in self.config.strategies if (q.id, s, r) not in done]
+
+    async def regrade_all(self, rows: list[Result], questions: list[Question]) -> int:
+        """Re-grade UNGRADED rows without asking the model again; returns how many were re-graded."""
+        by_id = {question.id: question for question in questions}
+        pending = [row for row in rows if row.question_id in by_id]
+        semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
+
+        async def one(row: Result) -> None:
+            async with semaphore:
+                self.run_dir.append(await self.regrade(row, by_id[row.question_id]))
+
+        await asyncio.gather(*(one(row) for row in pending))
+        return len(pending)
 
     async def run(self, questions: list[Question], done: set[tuple[str, str, int]]) -> int:
         """Run every job not yet done; returns how many ran."""

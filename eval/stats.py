@@ -1,62 +1,159 @@
-"""Paired statistics for comparing two strategies on the same items.
+"""Paired, clustered statistics for comparing two strategies on the same questions.
 
-Items are (question, repeat) pairs answered by both strategies. Both tests keep the pairing:
-the bootstrap resamples whole pairs, McNemar looks only at pairs where the two disagree.
+The unit of resampling and testing is the question. With `--repeats R` a question contributes up to
+R pairs (strategy a's and strategy b's answer in the same repeat); the repeats share the
+question's difficulty, so they are not independent and are never split.
+
+Counts. Each question is summarised by five counts (`cluster_counts`): its graded pairs, a's
+correct and attempted answers, b's correct and attempted answers. Every statistic is a function of
+the totals of these counts over the questions used, so a resample or a relabelling is a weighted
+sum (a matrix product) and thousands of them are computed at once with numpy.
+
+- accuracy (CO) = correct / pairs;
+- F = 2·CO·CGA / (CO + CGA) = 2·correct / (pairs + attempted); 0 when nothing is correct (also
+  when nothing was attempted, as in SimpleQA's code); undefined only without pairs.
+The estimand of ΔF is the population quantity F_a − F_b with F = 2·P(correct) / (1 + P(attempted))
+over the distribution of questions and repeats, which the pooled estimate converges to.
+
+Interval (`cluster_bootstrap_ci`): percentile cluster bootstrap. A resample draws as many
+questions as there are, uniformly with replacement, and keeps all the pairs of every drawn question
+(a question drawn twice counts twice); the interval is the (1 − level)/2 and (1 + level)/2
+percentiles of the statistic over the resamples (numpy's linear interpolation).
+
+p-value (`sign_flip_p_value`): a paired, clustered sign-flip (permutation) test. Under the null
+hypothesis that the two strategies are interchangeable on every question, swapping their labels
+on a question (all of its repeats together) leaves the distribution of the data unchanged; the
+p-value is the share of relabellings whose |statistic| is at least the observed one. With at most
+`n_flips` possible relabellings (2^questions) all are enumerated and the p is exact; otherwise
+`n_flips` random relabellings give the Monte Carlo p = (1 + hits) / (1 + n_flips), which never
+understates the exact p in expectation (Phipson & Smyth 2010). For a difference of means (Δaccuracy)
+the test is also asymptotically valid under the weaker null "equal expected accuracy", because the
+relabelling variance matches the sampling variance; for ΔF the same holds to first order (F is a
+smooth ratio of totals). With one repeat and the accuracy statistic, the sign-flip test is the
+Monte Carlo version of exact McNemar, which `mcnemar_exact` computes exactly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import binomtest
 
-# statistic(a, b) over the last axis: a and b have shape (..., n) and hold the same pairs in the
-# same positions; returns shape (...). NaN marks a resample where the statistic is undefined.
-PairedStatistic = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
 DEFAULT_RESAMPLES = 2000
+DEFAULT_FLIPS = 2000
+CI_METHOD = "cluster_bootstrap_percentile"
+P_METHOD = "cluster_sign_flip"
+
+# Columns of a question's counts.
+PAIRS, A_CORRECT, A_ATTEMPTED, B_CORRECT, B_ATTEMPTED = range(5)
+SWAPPED = np.array([PAIRS, B_CORRECT, B_ATTEMPTED, A_CORRECT, A_ATTEMPTED])
+BLOCK_CELLS = 2_000_000   # resamples × questions per block, to bound memory
+
+# statistic(totals): totals has shape (..., 5) (the column sums); returns shape (...).
+TotalsStatistic = Callable[[np.ndarray], np.ndarray]
 
 
-@dataclass(frozen=True)
-class BootstrapCI:
-    """A percentile interval; `undefined` resamples (statistic NaN) are left out and counted."""
+def cluster_counts(question_ids: Sequence[str], a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(questions, 5) counts per question from paired codes 1 = correct, 0 = incorrect, −1 = not attempted.
 
-    low: float | None
-    high: float | None
-    n_resamples: int
-    undefined: int
-
-
-def paired_bootstrap_ci(a: np.ndarray, b: np.ndarray, statistic: PairedStatistic,
-                        n_resamples: int = DEFAULT_RESAMPLES, confidence: float = 0.95,
-                        seed: int = 0) -> BootstrapCI:
-    """Percentile bootstrap CI of `statistic(a, b)` for paired data.
-
-    What is resampled: the n pair positions. Each of the `n_resamples` resamples draws n positions
-    uniformly with replacement (`numpy.random.default_rng(seed).integers(0, n, (n_resamples, n))`)
-    and applies the same positions to `a` and `b`, so a pair always stays together (this is
-    scipy.stats.bootstrap with paired=True and method='percentile'). The interval is the
-    (1-confidence)/2 and (1+confidence)/2 percentiles (numpy's linear interpolation) of the
-    resampled statistics. Resamples where the statistic is undefined (NaN, e.g. an F-score when a
-    resample attempted nothing) are dropped and counted in `undefined`; if all are, the CI is None.
+    Questions are ordered by id, so the result does not depend on the order of the pairs.
     """
     a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"paired samples must be 1-D and of equal length, got {a.shape} and {b.shape}")
-    n = a.shape[0]
-    if n == 0:
-        return BootstrapCI(None, None, n_resamples, n_resamples)
-    rng = np.random.default_rng(seed)
-    positions = rng.integers(0, n, (n_resamples, n))
-    values = np.asarray(statistic(a[positions], b[positions]), dtype=float)
-    defined = values[~np.isnan(values)]
-    if defined.size == 0:
-        return BootstrapCI(None, None, n_resamples, n_resamples)
-    tail = (1 - confidence) / 2 * 100
-    low, high = np.percentile(defined, [tail, 100 - tail])
-    return BootstrapCI(float(low), float(high), n_resamples, int(n_resamples - defined.size))
+    if a.shape != b.shape or a.ndim != 1 or len(question_ids) != a.shape[0]:
+        raise ValueError(f"paired codes must be 1-D and of equal length with one question id each, got "
+                         f"{a.shape}, {b.shape} and {len(question_ids)} ids")
+    _, cluster = np.unique(np.asarray(question_ids, dtype=str), return_inverse=True)
+    columns = (np.ones_like(a), a == 1, a >= 0, b == 1, b >= 0)
+    size = int(cluster.max()) + 1 if cluster.size else 0
+    return np.stack([np.bincount(cluster, weights=np.asarray(c, dtype=float), minlength=size)
+                     for c in columns], axis=-1)
+
+
+def f_score(correct: np.ndarray, attempted: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """SimpleQA F = 2·correct / (pairs + attempted): 0 when nothing is correct, NaN without pairs."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(pairs > 0, 2 * correct / (pairs + attempted), np.nan)
+
+
+def f_delta(totals: np.ndarray) -> np.ndarray:
+    """F(a) − F(b) from count totals (..., 5)."""
+    t = np.asarray(totals, dtype=float)
+    return (f_score(t[..., A_CORRECT], t[..., A_ATTEMPTED], t[..., PAIRS])
+            - f_score(t[..., B_CORRECT], t[..., B_ATTEMPTED], t[..., PAIRS]))
+
+
+def accuracy_delta(totals: np.ndarray) -> np.ndarray:
+    """CO(a) − CO(b) from count totals (..., 5); NaN without pairs."""
+    t = np.asarray(totals, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(t[..., PAIRS] > 0, (t[..., A_CORRECT] - t[..., B_CORRECT]) / t[..., PAIRS], np.nan)
+
+
+def _block_size(n_clusters: int) -> int:
+    return max(1, BLOCK_CELLS // max(n_clusters, 1))
+
+
+def bootstrap_statistics(counts: np.ndarray, statistic: TotalsStatistic,
+                         n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> np.ndarray:
+    """The statistic over `n_resamples` cluster-bootstrap resamples: shape (..., n_resamples).
+
+    `counts` has shape (..., questions, 5); leading axes are independent data sets that share the
+    same resampled question positions (so one call can bootstrap many simulated data sets).
+    """
+    counts = np.asarray(counts, dtype=float)
+    n = counts.shape[-2]
+    rng = np.random.default_rng([seed, 0])
+    values, size = [], _block_size(n)
+    for start in range(0, n_resamples, size):
+        block = min(size, n_resamples - start)
+        drawn = rng.integers(0, n, (block, n))
+        weights = np.bincount((drawn + n * np.arange(block)[:, None]).ravel(),
+                              minlength=block * n).reshape(block, n).astype(float)
+        values.append(statistic(np.matmul(weights, counts)))
+    return np.concatenate(values, axis=-1)
+
+
+def cluster_bootstrap_ci(counts: np.ndarray, statistic: TotalsStatistic,
+                         n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
+                         seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile cluster-bootstrap interval (low, high), each of shape counts.shape[:-2]."""
+    values = bootstrap_statistics(counts, statistic, n_resamples, seed)
+    tail = (1 - level) / 2 * 100
+    low, high = np.nanpercentile(values, [tail, 100 - tail], axis=-1)
+    return low, high
+
+
+def relabellings(n_clusters: int, n_flips: int = DEFAULT_FLIPS, seed: int = 0) -> tuple[np.ndarray, bool]:
+    """(flips, exhaustive): a 0/1 matrix (relabellings × questions), 1 = swap that question's labels.
+
+    All 2^questions relabellings when there are at most `n_flips` of them (exhaustive = True),
+    else `n_flips` drawn uniformly at random.
+    """
+    if n_clusters < 63 and 2 ** n_clusters <= n_flips:
+        codes = np.arange(2 ** n_clusters)[:, None]
+        return ((codes >> np.arange(n_clusters)) & 1).astype(float), True
+    rng = np.random.default_rng([seed, 1])
+    return rng.integers(0, 2, (n_flips, n_clusters)).astype(float), False
+
+
+def sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, n_flips: int = DEFAULT_FLIPS,
+                      seed: int = 0) -> np.ndarray:
+    """Two-sided clustered sign-flip p-value of `statistic`, shape counts.shape[:-2] (see the module doc)."""
+    counts = np.asarray(counts, dtype=float)
+    observed = np.abs(statistic(counts.sum(axis=-2)))
+    flips, exhaustive = relabellings(counts.shape[-2], n_flips, seed)
+    change = counts[..., SWAPPED] - counts            # what swapping a question's labels adds
+    base = counts.sum(axis=-2)[..., None, :]
+    hits, size = np.zeros(observed.shape), _block_size(counts.shape[-2])
+    for start in range(0, flips.shape[0], size):
+        block = flips[start:start + size]
+        null = np.abs(statistic(base + np.matmul(block, change)))
+        hits += np.sum(null >= observed[..., None] - 1e-12, axis=-1)
+    if exhaustive:
+        return hits / flips.shape[0]
+    return (1 + hits) / (1 + flips.shape[0])
 
 
 @dataclass(frozen=True)
@@ -71,10 +168,9 @@ class McNemar:
 def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
     """Exact (binomial) McNemar test on paired correct/not-correct outcomes.
 
-    Only discordant pairs count: `better` = a correct and b not, `worse` = b correct and a not.
-    Under the null both kinds are equally likely, so p is the two-sided binomial test of `better`
-    successes in `better + worse` trials with p = 0.5 (scipy.stats.binomtest). With no discordant
-    pair there is no evidence of a difference and p = 1.
+    Valid for independent pairs only (one repeat). Only discordant pairs count: under the null
+    `better` ~ Binomial(better + worse, 1/2); two-sided (scipy.stats.binomtest). With no discordant
+    pair p = 1.
     """
     a_correct, b_correct = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
     better = int(np.sum(a_correct & ~b_correct))
@@ -82,31 +178,3 @@ def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
     if better + worse == 0:
         return McNemar(1.0, 0, 0)
     return McNemar(float(binomtest(better, better + worse, 0.5).pvalue), better, worse)
-
-
-def simpleqa_f(correct: np.ndarray, attempted: np.ndarray) -> np.ndarray:
-    """F-score over the last axis from boolean correct/attempted flags of graded answers.
-
-    CO = correct / n, CGA = correct / attempted, F = 2·CO·CGA / (CO + CGA); 0 when nothing is
-    correct but something was attempted; NaN when nothing was attempted (CGA undefined), as
-    eval.metrics.f_score returns None there.
-    """
-    n = correct.shape[-1]
-    hits = correct.sum(axis=-1).astype(float)
-    tries = attempted.sum(axis=-1).astype(float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        co = hits / n
-        cga = np.where(tries > 0, hits / tries, np.nan)
-        total = co + cga
-        f = np.where(total > 0, 2 * co * cga / total, 0.0)
-    return np.where(np.isnan(cga), np.nan, f)
-
-
-def f_delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """F(a) − F(b), each array coded 1 = correct, 0 = incorrect, −1 = not attempted."""
-    return simpleqa_f(a == 1, a >= 0) - simpleqa_f(b == 1, b >= 0)
-
-
-def accuracy_delta(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """CO(a) − CO(b), each array coded 1 = correct, 0 = incorrect, −1 = not attempted."""
-    return (a == 1).mean(axis=-1) - (b == 1).mean(axis=-1)

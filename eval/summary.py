@@ -11,6 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from factprobe.eval.manifest import resolve_baseline
 from factprobe.eval.schema import Grade, Result
 
 SummarySection = Callable[["SummaryInput"], Any]
@@ -23,6 +24,7 @@ SECTION_MODULES = [
     "factprobe.eval.sections.repeats",
     "factprobe.eval.sections.ttc",
     "factprobe.eval.sections.self_awareness",
+    "factprobe.eval.sections.grading",
     "factprobe.decomposition.sections",
     "factprobe.calibration.summary",
 ]
@@ -47,11 +49,15 @@ class SummaryInput:
 
     @property
     def baseline(self) -> str | None:
-        """The strategy gains are measured against: vanilla when it ran, else the first one."""
-        names = list(self.by_strategy)
-        if not names:
-            return None
-        return "vanilla" if "vanilla" in names else names[0]
+        """The strategy gains are measured against, as the manifest fixed it (`config.baseline`).
+
+        A manifest written before the baseline was recorded gets the same rule applied to its
+        strategy list (vanilla, else the first given). None when the baseline has no rows.
+        """
+        config = self.manifest.get("config") or {}
+        names = self.by_strategy
+        chosen = config.get("baseline") or resolve_baseline(None, config.get("strategies") or list(names))
+        return chosen if chosen in names else None
 
 
 def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:

@@ -18,9 +18,11 @@ import factprobe.eval.cli as cli
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, ModelError
 from factprobe.calibration.answer_span import answer_span, answer_tokens
-from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, aurc, batched_auroc, batched_ece, bin_index,
-                                 bootstrap_ci, brier, calibration_metrics, ece, equal_mass_edges, mce,
-                                 reliability_bins, reliability_table, risk_coverage, weighted_slope)
+from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, aurc, batched_auroc, batched_ece,
+                                           batched_ece_debiased_squared, bin_index, bootstrap_ci, brier,
+                                           calibration_metrics, ece, ece_debiased, ece_debiased_ci,
+                                           equal_mass_edges, mce, reliability_bins, reliability_table,
+                                           risk_coverage, weighted_slope)
 from factprobe.calibration.post_step import confidence_step
 from factprobe.calibration.rows import calibration_set
 from factprobe.eval.config import RunConfig
@@ -157,10 +159,66 @@ def test_bootstrap_is_seeded_and_brackets_the_estimate() -> None:
     assert low < auroc(conf, correct) < high
 
 
+# --- debiased ECE (Kumar et al. 2019) --------------------------------------------------------------
+
+def test_debiased_ece_by_hand() -> None:
+    # bin 90–100: 40 rows at 95, half right; bin 0–10: one row (too few to debias: adds 0)
+    conf, correct = [95.0] * 40 + [5.0], [True, False] * 20 + [False]
+    squared = 40 / 41 * ((0.5 - 0.95) ** 2 - 0.5 * 0.5 / 39)
+    assert ece_debiased(reliability_bins(conf, correct)) == pytest.approx(math.sqrt(squared), abs=TOL)
+    # a perfectly matched bin is debiased below 0 and reported as a negative signed root
+    matched = reliability_bins([55.0] * 20, [True] * 11 + [False] * 9)
+    assert ece_debiased(matched) == pytest.approx(-math.sqrt(0.55 * 0.45 / 19), abs=TOL)
+    assert ece_debiased(reliability_bins([], [])) is None
+
+
+def test_batched_debiased_ece_equals_the_single_one() -> None:
+    conf, correct = random_set(9, n=80)
+    index = np.random.default_rng(1).integers(0, 80, size=(20, 80))
+    for row_index, value in zip(index, batched_ece_debiased_squared(conf[index], correct[index])):
+        single = ece_debiased(reliability_bins(conf[row_index], correct[row_index]))
+        assert np.sign(value) * math.sqrt(abs(value)) == pytest.approx(single, abs=TOL)
+
+
+def simulated_sets(gap: float, sets: int = 200, n: int = 200, seed: int = 0):
+    """Stated confidences 20–100 (integers); each answer is right with probability c/100 − gap."""
+    rng = np.random.default_rng(seed)
+    for _ in range(sets):
+        conf = rng.integers(20, 101, n).astype(float)
+        yield conf, rng.random(n) < conf / 100.0 - gap
+
+
+def test_debiased_ece_of_a_perfectly_calibrated_model_is_about_zero_and_its_ci_contains_zero() -> None:
+    plug_in, debiased, plug_in_has_zero, debiased_has_zero = [], [], [], []
+    for index, (conf, correct) in enumerate(simulated_sets(0.0)):
+        bins = reliability_bins(conf, correct)
+        plug_in.append(ece(bins))
+        debiased.append(np.sign(d := ece_debiased(bins)) * d ** 2)            # back to the squared scale
+        low, high = bootstrap_ci(batched_ece, conf, correct, seed=index)
+        plug_in_has_zero.append(low <= 0 <= high)
+        low, high = ece_debiased_ci(conf, correct, seed=index)
+        debiased_has_zero.append(low <= 0 <= high)
+    print(f"calibrated model, n = 200: plug-in ECE mean {np.mean(plug_in):.4f}, CI contains 0 in "
+          f"{np.mean(plug_in_has_zero):.3f}; debiased squared mean {np.mean(debiased):+.5f}, "
+          f"CI contains 0 in {np.mean(debiased_has_zero):.3f}")
+    assert np.mean(plug_in) > 0.05 and not any(plug_in_has_zero)      # biased up, interval never at 0
+    standard_error = np.std(debiased) / np.sqrt(len(debiased))
+    assert abs(np.mean(debiased)) < 3 * standard_error and abs(np.mean(debiased)) < 0.001
+    assert np.mean(debiased_has_zero) >= 0.93
+
+
+def test_debiased_ece_ci_covers_a_known_miscalibration() -> None:
+    # every answer is right 10 points less often than stated: the ℓ2 calibration error is exactly 0.10
+    covered = [low <= 0.10 <= high for index, (conf, correct) in enumerate(simulated_sets(0.10, seed=1))
+               for low, high in [ece_debiased_ci(conf, correct, seed=index)]]
+    print(f"miscalibrated by 0.10, n = 200: debiased ECE CI covers the truth in {np.mean(covered):.3f}")
+    assert 0.92 <= np.mean(covered) <= 0.985
+
+
 def test_empty_set_gives_none_not_zero() -> None:
     metrics = calibration_metrics([], [])
-    assert all(metrics[key] is None for key in ("ece", "mce", "brier", "slope", "auroc", "aurc",
-                                                "accuracy_at_50", "ece_ci", "auroc_ci"))
+    assert all(metrics[key] is None for key in ("ece", "ece_debiased", "mce", "brier", "slope", "auroc", "aurc",
+                                                "accuracy_at_50", "ece_ci", "ece_debiased_ci", "auroc_ci"))
     assert metrics["n"] == 0
 
 
@@ -410,7 +468,28 @@ def test_run_writes_calibration_summary_table_and_plots(logprob_run, capsys) -> 
     assert len(model.calls) == calls
     assert (out / "summary.json").read_text() == first
     assert (out / "risk_coverage.png").exists()
-    assert "Calibration" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "Calibration" in printed and "dECE [CI]" in printed
+    assert summary["strategies"]["vanilla"]["ece_debiased"] == verbal["ece_debiased"]
+    assert verbal["ece_debiased_ci"] is not None and len(verbal["ece_debiased_ci"]) == 2
+
+
+def test_calibration_table_names_the_debiased_ece_and_its_interval() -> None:
+    from rich.console import Console
+
+    from factprobe.calibration.table import calibration_table
+
+    conf, correct = random_set(3, n=300)
+    rows = [row(f"q{i}", Grade.CORRECT if right else Grade.INCORRECT, c) for i, (c, right) in
+            enumerate(zip(conf, correct))]
+    summary = build_summary(rows, {"config": {"seed": 2}})
+    verbal = summary["calibration"]["vanilla"]["verbal"]
+    console = Console(record=True, width=200)
+    calibration_table(summary, console)
+    printed = " ".join(console.export_text().split())
+    low, high = verbal["ece_debiased_ci"]
+    assert f"{100 * verbal['ece_debiased']:.1f} [{100 * low:.0f}, {100 * high:.0f}]" in printed
+    assert "debiased calibration error (Kumar et al. 2019" in printed
 
 
 def test_unknown_confidence_method_is_a_clear_error(tmp_path, capsys) -> None:

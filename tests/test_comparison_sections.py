@@ -90,8 +90,26 @@ def test_gains_pair_by_question_and_repeat() -> None:
     f_ours, f_base = 2 * 0.75 * 1.0 / 1.75, 0.5
     assert gain["f_score_delta"] == pytest.approx(f_ours - f_base)
     assert gain["ci_low"] <= gain["f_score_delta"] <= gain["ci_high"]
-    assert (gain["better"], gain["worse"], gain["p_value"]) == (1, 0, 1.0)
+    assert gain["n_questions"] == 4 and gain["p_method"] == "cluster_sign_flip"
+    # all 2⁴ relabellings: only b (C vs I) and c (N vs I) move ΔF; swapping b alone gives −0.18,
+    # c alone +0.18, both −0.36: |ΔF| ≥ 0.36 in half of them
+    assert gain["p_value"] == pytest.approx(0.5)
+    assert gain["accuracy_p_value"] == 1.0 and gain["accuracy_ci_low"] <= 0.25 <= gain["accuracy_ci_high"]
+    assert (gain["better"], gain["worse"], gain["mcnemar_p_value"]) == (1, 0, 1.0)
     assert gain["latency_ratio"] == pytest.approx(3.0) and gain["tokens_ratio"] == pytest.approx(4.0)
+
+
+def test_gains_with_repeats_count_questions_and_keep_their_repeats_together() -> None:
+    grades = {"a": (C, C, C), "b": (C, C, I), "c": (I, I, I), "d": (N, N, N), "e": (C, I, C)}
+    base = {(q, r): row(q, "vanilla", I) for q in grades for r in range(3)}
+    ours = [row(q, "x", g, r) for q, gs in grades.items() for r, g in enumerate(gs)]
+    gain = compare(ours, base, seed=3, n_resamples=400)
+    assert (gain["n_pairs"], gain["n_questions"]) == (15, 5)
+    assert gain["mcnemar_p_value"] is None                   # repeats are not independent pairs
+    # 2⁵ relabellings of whole questions; |Δaccuracy| reaches the observed 7/15 only when the three
+    # questions with a correct answer (a: 3, b: 2, e: 2) are all swapped or none is: p = 2 · 4 / 32
+    assert gain["accuracy_p_value"] == pytest.approx(8 / 32)
+    assert gain["ci_low"] <= gain["f_score_delta"] <= gain["ci_high"]
 
 
 def test_self_awareness_formulas() -> None:
@@ -134,3 +152,23 @@ def test_repeats_mean_and_sample_std() -> None:
     assert out["accuracy_mean"] == pytest.approx(0.5) and out["accuracy_std"] == pytest.approx(0.5)
     single = repeats(SummaryInput(rows[:2]))["v"]
     assert single["n_repeats"] == 1 and single["accuracy_std"] is None
+
+
+def test_main_table_shows_both_deltas_their_p_values_and_the_pairs() -> None:
+    from rich.console import Console
+
+    from factprobe.eval.tables.scores import scores_table
+
+    grades = {"a": (C, C), "b": (C, I), "c": (I, I), "d": (N, C)}
+    rows = [row(q, "vanilla", I, r) for q in grades for r in range(2)]
+    rows += [row(q, "x", g, r) for q, gs in grades.items() for r, g in enumerate(gs)]
+    summary = build_summary(rows, {"config": {"seed": 1}})
+    gain = summary["gains"]["x"]
+    console = Console(record=True, width=220)
+    scores_table(summary, console)
+    printed = console.export_text()
+    assert "Δacc" in printed and "p acc" in printed and "pairs/" in printed
+    assert "8/4" in printed                                     # 8 pairs over 4 questions
+    assert f"{100 * gain['accuracy_delta']:+.1f}" in printed and f"{gain['accuracy_p_value']:.3f}" in printed
+    assert f"{100 * gain['f_score_delta']:+.1f}" in printed and f"{gain['p_value']:.3f}" in printed
+    assert "p: clustered sign-flip test of the Δ beside it" in " ".join(printed.split())

@@ -289,3 +289,73 @@ def test_decompose_rag_retrieves_for_each_hop(tmp_path, monkeypatch) -> None:
     assert "born in Motihari" in hop2 and "dystopian" not in hop2
     assert {"novel", "blair"} <= set(row.retrieved_ids) and row.retrieval_latency_s > 0
     assert [h.answer for h in row.hops] == ["Eric Blair", "India"]
+
+
+ORWELL_CORPUS = [
+    Passage(id="novel", title="Nineteen Eighty-Four",
+            text="Nineteen Eighty-Four is a dystopian novel by George Orwell, published in 1949."),
+    Passage(id="orwell", title="George Orwell", text="George Orwell was born in Motihari, in India."),
+    Passage(id="tea", title="Tea", text="Tea is an aromatic beverage prepared from leaves.")]
+
+
+def test_probes_of_a_retrieval_strategy_use_its_retrieval(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("FACTPROBE_CACHE", str(tmp_path / "cache"))
+    question = ORWELL.model_copy(update={"corpus": ORWELL_CORPUS})
+    model = ScriptedModel(make_script(PLANS))
+    use_model(monkeypatch, model)
+    rows, summary = run(tmp_path, write_dataset(tmp_path, [question]), "--strategies", "vanilla,rag,decompose+rag",
+                        "--top-k", "1", "--no-cache")
+    closed = rows[("orwell", "vanilla")].model_extra["hop_probes"]
+    assert [p["retrieval"] for p in closed] == ["closed_book"] * 2 and "retrieved_ids" not in closed[0]
+    rag = rows[("orwell", "rag")].model_extra["hop_probes"]
+    assert [p["retrieval"] for p in rag] == ["strategy"] * 2
+    assert [p["retrieved_ids"] for p in rag] == [["novel"], ["orwell"]]
+    # entities as the strategy finds them: asked of the model (its reply has none here: rules fallback)
+    assert [(p["entities"], p["entity_calls"]) for p in rag] == [("rules_fallback", 1)] * 2
+    assert rag[1]["retrieval_latency_s"] >= 0
+    # the rag probe's prompt carries the passage it retrieved; vanilla's same probe carries none
+    sent = [p for p in prompts(model) if p.endswith("Question: In which country was George Orwell born?")]
+    assert sum("born in Motihari" in p for p in sent) == 2 and len(sent) == 3
+    chain = rows[("orwell", "decompose+rag")].model_extra["hop_probes"]
+    assert chain[1]["queries"] == ["In which country was George Orwell born?"]    # the sub-question itself
+    assert chain[1]["retrieved_ids"] == ["orwell"]
+    # the probes stay measurement: rag's row counts its own calls only (entities + answer)
+    assert rows[("orwell", "rag")].llm_calls == 2
+    assert summary["per_hop"]["rag"]["2"]["hop_f_scores"] == [0.0, 1.0]
+
+
+def probed_row(qid: str, grade: str, probes: list[str], repeat: int = 0) -> "Result":
+    from factprobe.eval.schema import Result
+
+    return Result(question_id=qid, strategy="vanilla", repeat=repeat, question=qid, gold="g", category="c",
+                  hop_count=len(probes), grade=grade, grader="rules",
+                  hop_probes=[{"grade": g} for g in probes])
+
+
+def test_per_hop_pools_every_hop_count_and_gives_intervals_over_questions() -> None:
+    from factprobe.eval.summary import build_summary
+
+    C, I, N = "CORRECT", "INCORRECT", "NOT_ATTEMPTED"
+    rows = [probed_row("a", C, [C, C]), probed_row("b", I, [I, C]), probed_row("c", C, [C, N]),
+            probed_row("d", C, [C, C, C]), probed_row("e", N, [I, C, I]),
+            probed_row("a", C, [C, C], repeat=1), probed_row("d", I, [C, I, C], repeat=1)]
+    per_hop = build_summary(rows, {"config": {"seed": 4}})["per_hop"]["vanilla"]
+    assert set(per_hop) == {"2", "3", "all"}
+    pooled = per_hop["all"]
+    assert (pooled["n"], pooled["n_questions"]) == (7, 5)
+    # position 1 and 2 over all seven rows, position 3 over the three 3-hop rows
+    assert pooled["hop_f_scores"][0] == pytest.approx(2 * 5 / (7 + 7))
+    assert pooled["hop_f_scores"][1] == pytest.approx(2 * 5 / (7 + 6))
+    assert pooled["hop_f_scores"][2] == pytest.approx(2 * 2 / (3 + 3))
+    assert pooled["final_f_score"] == pytest.approx(2 * 4 / (7 + 6))
+    assert pooled["final_right_hop_wrong"] == 1 and pooled["final_right_hop_wrong_ids"] == ["c"]
+    for entry in (pooled, per_hop["2"], per_hop["3"]):
+        assert len(entry["hop_f_score_cis"]) == len(entry["hop_f_scores"])
+        for value, (low, high) in zip([*entry["hop_f_scores"], entry["final_f_score"]],
+                                      [*entry["hop_f_score_cis"], entry["final_f_score_ci"]]):
+            assert 0 <= low <= value <= high <= 1
+    # intervals count questions, not rows: a's two repeats are one question; a resample of a and c
+    # only (all final answers right) reaches F = 1
+    two = per_hop["2"]
+    assert two["n_questions"] == 3 and two["final_f_score_ci"][1] == pytest.approx(1.0)
+    assert per_hop["3"]["n_questions"] == 2

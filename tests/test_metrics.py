@@ -37,7 +37,20 @@ def test_reference_row_gpt4o_video_simpleqa() -> None:
     assert round(100 * f_score(co, cga), 1) == 49.3
 
 
-def test_empty_denominators_are_none_not_zero() -> None:
+def test_nothing_attempted_scores_f_zero_as_simpleqa_does() -> None:
     m = grade_metrics(grades(0, 0, 3))
-    assert m["accuracy"] == 0.0 and m["cga"] is None and m["f_score"] is None
-    assert grade_metrics([])["accuracy"] is None
+    assert m["accuracy"] == 0.0 and m["cga"] is None       # CGA's denominator (attempted) is empty
+    assert m["f_score"] == 0.0                             # an "always refuse" collapse shows as 0
+    assert f_score(0.0, None) == 0.0
+
+
+def test_f_score_equals_twice_correct_over_graded_plus_attempted() -> None:
+    m = grade_metrics(grades(5, 7, 4))
+    assert m["f_score"] == pytest.approx(2 * 5 / (16 + 12))
+
+
+def test_empty_denominators_are_none_not_zero() -> None:
+    empty = grade_metrics([])
+    assert empty["accuracy"] is None and empty["cga"] is None and empty["f_score"] is None
+    only_failures = grade_metrics(grades(0, 0, 0, ungraded=2, errors=1))
+    assert only_failures["f_score"] is None and only_failures["not_attempted_rate"] is None

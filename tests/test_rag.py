@@ -11,6 +11,7 @@ import pytest
 import factprobe.eval.cli as cli
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
+from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
 from factprobe.eval.run_dir import RunDir
@@ -192,7 +193,7 @@ def test_cli_rejects_bad_retriever_without_traceback(tmp_path, scripted, capsys)
 def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None:
     questions = write_jsonl(tmp_path / "questions.jsonl", QUESTIONS[:1])
     out = tmp_path / "run"
-    assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == 0
+    assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == EXIT_TOO_MANY_ERRORS
     (row,) = RunDir(out).read_results()
     assert row.grade == "ERROR" and "bm25: the corpus is empty" in row.error
 

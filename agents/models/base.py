@@ -72,3 +72,14 @@ class ChatModel(Protocol):
     def describe(self) -> dict:
         """What the manifest records about this model (never a key)."""
         ...
+
+    def warm_up(self, messages: list[Message]) -> None:
+        """Optional: load and warm the model before timed calls, priming any prompt cache with
+        `messages`. Backends that need no warm-up (remote APIs) leave it out; call it via `warm_up`."""
+
+
+def warm_up(model: ChatModel, messages: list[Message]) -> None:
+    """Warm `model` if its backend has a warm-up (the local one does); otherwise do nothing."""
+    method = getattr(model, "warm_up", None)
+    if method is not None:
+        method(messages)

@@ -9,7 +9,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message
+from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, warm_up
 from factprobe.eval.schema import TokenLogprob
 
 
@@ -111,3 +111,6 @@ class CachedModel:
 
     def describe(self) -> dict:
         return {**self.inner.describe(), "cache": str(self.cache.path)}
+
+    def warm_up(self, messages: list[Message]) -> None:
+        warm_up(self.inner, messages)

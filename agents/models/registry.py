@@ -11,13 +11,16 @@ SPEC_HELP = ("use `local` (embedded SmolLM2), `local:PATH.gguf`, `openai:MODEL`,
              "`openai:MODEL@BASE_URL` (any OpenAI-compatible server) or `anthropic:MODEL`")
 
 
-def load_backend(spec: str) -> ChatModel:
-    """The uncached backend a spec names; raises ModelSpecError with a fix when it names none."""
+def load_backend(spec: str, threads: int | None = None) -> ChatModel:
+    """The uncached backend a spec names; raises ModelSpecError with a fix when it names none.
+
+    `threads` is the local backend's CPU thread count (None: its default rule); remote backends ignore it.
+    """
     kind, _, rest = spec.partition(":")
     if kind == "local":
         from factprobe.agents.models.local import LocalModel
 
-        return LocalModel(Path(rest).expanduser() if rest else None)
+        return LocalModel(Path(rest).expanduser() if rest else None, n_threads=threads)
     if kind == "openai" and rest:
         from factprobe.agents.models.openai_backend import OpenAIModel
 
@@ -30,9 +33,10 @@ def load_backend(spec: str) -> ChatModel:
     raise ModelSpecError(f"unknown model {spec!r}: {SPEC_HELP}")
 
 
-def load_model(spec: str, cache_dir: Path | None = None, use_cache: bool = True) -> ChatModel:
+def load_model(spec: str, cache_dir: Path | None = None, use_cache: bool = True,
+               threads: int | None = None) -> ChatModel:
     """The backend a spec names, behind the on-disk response cache unless `use_cache` is off."""
-    backend = load_backend(spec)
+    backend = load_backend(spec, threads)
     if not use_cache:
         return backend
     return CachedModel(backend, ResponseCache((cache_dir or default_cache_dir()) / "responses.sqlite"))

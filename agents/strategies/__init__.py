@@ -1,1 +1,1 @@
-"""Strategy modules; each registers one strategy graph (see agents.registry.STRATEGY_MODULES)."""
+"""Strategy modules; each registers one strategy graph (declared in the `factprobe.strategies` entry-point group, pyproject.toml)."""

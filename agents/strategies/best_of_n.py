@@ -58,7 +58,8 @@ def options(context: StrategyContext) -> tuple[int, float, str]:
     return samples, temperature, selector
 
 
-@register_strategy("best_of_n", "N samples at temperature 1.0, one selected (--samples, --selector)")
+@register_strategy("best_of_n", "N samples at temperature 1.0, one selected (--samples, --selector)",
+                   samples=True, reads=("samples", "sample_temperature", "selector"))
 def build(context: StrategyContext):
     count, temperature, selector = options(context)
 

@@ -13,6 +13,7 @@ from factprobe.agents.strategies.vanilla import build as build_vanilla
 from factprobe.retrieval.node import with_retrieval
 
 
-@register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla")
+@register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla",
+                   retrieves=True, reads=("retriever", "top_k"))
 def build(context: StrategyContext):
     return with_retrieval(build_vanilla(context), context)

@@ -19,6 +19,7 @@ def refusal_messages(question: str, passages: list[dict] | None = None) -> list[
     return answer_messages(REFUSAL_USER.format(question_block=question_block(question, passages)))
 
 
-@register_strategy("refusal", "vanilla prompt plus the option to reply \"Sorry, I can't help with it\"")
+@register_strategy("refusal", "vanilla prompt plus the option to reply \"Sorry, I can't help with it\"",
+                   offers_refusal=True, reads=())
 def build(context: StrategyContext):
     return answer_graph(context, refusal_messages)

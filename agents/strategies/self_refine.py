@@ -73,7 +73,8 @@ def rounds_option(context: StrategyContext) -> int:
     return rounds
 
 
-@register_strategy("self_refine", "answer, self-feedback, refined answer; stops when the answer stands (--rounds)")
+@register_strategy("self_refine", "answer, self-feedback, refined answer; stops when the answer stands (--rounds)",
+                   samples=True, reads=("rounds",))
 def build(context: StrategyContext):
     rounds = rounds_option(context)
 

@@ -39,6 +39,6 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder):
     return graph.compile()
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence")
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=())
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages)

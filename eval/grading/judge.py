@@ -1,90 +1,108 @@
 """The LLM judge: question, gold answer and model answer in; a justification and one label out.
 
-The label is read from an anchored `Grade: LABEL` line (the last one), so "C" inside "CORRECT"
-can never be mistaken for a grade; a reply without one is UNGRADED, counted apart.
+The reply must hold exactly one anchored label line, `Grade: CORRECT`, `Grade: INCORRECT` or
+`Grade: NOT_ATTEMPTED`, on its own line (markdown emphasis and a trailing full stop are tolerated).
+Anything else is UNGRADED with the reason, never a guess:
+- no `Grade:` line, or one whose label is not one of the three;
+- the label alone on the line after `Grade:`;
+- two or more `Grade:` lines, even identical ones: a judge that writes its verdict twice is
+  deliberating or repeating instructions, and reading either copy would be a guess;
+- a reply that repeats a fixed line of the prompt (an echo).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
+from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
 from factprobe.eval.schema import Grade, Question
 
-JUDGE_PROMPT_VERSION = "1"
+_GRADE_LINE = re.compile(r"^\W*grade\W*[:：](.*)$", re.IGNORECASE)
+_LABEL = re.compile(r"^\W*(CORRECT|INCORRECT|NOT[ _]ATTEMPTED)\W*$", re.IGNORECASE)
 
-JUDGE_PROMPT = """You are grading an answer to a fact-seeking question against its gold answer.
 
-Labels:
-- CORRECT: the answer contains the key information of the gold answer and contradicts nothing in it.
-  Extra detail is fine; a more specific answer than the gold one is fine.
-- INCORRECT: the answer contradicts the gold answer, names a different entity, or is less specific
-  than the gold answer (for gold "Bichon Frise", "a dog" is INCORRECT).
-- NOT_ATTEMPTED: the answer gives no answer (for example "I don't know") and contradicts nothing.
-{hedging_rule}
-{unanswerable_rule}
-Question: {question}
-Gold answer: {gold}
-Answer to grade: {answer}
+@dataclass(frozen=True)
+class JudgeReading:
+    """What a judge reply says: a grade, or UNGRADED with the reason it could not be read."""
 
-Write one short sentence of justification, then a last line of the form
-Grade: CORRECT
-or
-Grade: INCORRECT
-or
-Grade: NOT_ATTEMPTED"""
+    grade: Grade
+    reason: str | None = None
 
-HEDGING_RULES = {
-    HedgingPolicy.ACCEPT: "- A hedged answer (\"I think it is X\") that contains the gold answer is CORRECT.",
-    HedgingPolicy.PENALIZE: ("- A hedged or equivocal answer (\"possibly X\", \"I think X, but I am not "
-                             "sure\", \"X or Y\") is INCORRECT even if it mentions the gold answer."),
-}
-UNANSWERABLE_RULE = ("- This question has no correct answer (gold: none). A refusal is NOT_ATTEMPTED; "
-                     "any answer that asserts something is INCORRECT.")
 
-_GRADE_LINE = re.compile(r"^\W*grade\W*[:：]\W*(CORRECT|INCORRECT|NOT[ _]ATTEMPTED)\W*$",
-                         re.IGNORECASE | re.MULTILINE)
+def _label(text: str) -> Grade | None:
+    match = _LABEL.match(text)
+    return Grade(match.group(1).upper().replace(" ", "_")) if match else None
+
+
+def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset()) -> JudgeReading:
+    """The grade of a reply with exactly one anchored label line; UNGRADED with the reason otherwise.
+
+    `prompt_lines` are the prompt's fixed lines: a reply that repeats one echoes the prompt.
+    """
+    lines = [line.strip() for line in text.splitlines()]
+    echoed = [line for line in lines if line in prompt_lines]
+    if echoed:
+        return JudgeReading(Grade.UNGRADED,
+                            f"unparseable judge reply: it echoes the prompt ({echoed[0][:60]!r})")
+    grade_lines = [(index, match.group(1).strip()) for index, line in enumerate(lines)
+                   if (match := _GRADE_LINE.match(line))]
+    if len(grade_lines) > 1:
+        return JudgeReading(Grade.UNGRADED, f"unparseable judge reply: {len(grade_lines)} `Grade:` lines, "
+                                            f"exactly one is required")
+    if not grade_lines:
+        return JudgeReading(Grade.UNGRADED, "unparseable judge reply: no `Grade: LABEL` line")
+    index, value = grade_lines[0]
+    grade = _label(value)
+    if grade is not None:
+        return JudgeReading(grade)
+    following = next((line for line in lines[index + 1:] if line), "")
+    if not value.strip("*_` ") and _label(following) is not None:
+        return JudgeReading(Grade.UNGRADED, "unparseable judge reply: the label is on the line after "
+                                            "`Grade:`, not on the same line")
+    return JudgeReading(Grade.UNGRADED, f"unparseable judge reply: `Grade:` line with no valid label "
+                                        f"({value[:40]!r})")
 
 
 def parse_judge_reply(text: str) -> Grade | None:
-    """The label of the last anchored `Grade:` line, or None when there is none."""
-    matches = _GRADE_LINE.findall(text)
-    if not matches:
-        return None
-    return Grade(matches[-1].upper().replace(" ", "_"))
+    """The grade of a well-formed reply, or None when it has none (see `read_judge_reply`)."""
+    reading = read_judge_reply(text)
+    return None if reading.grade is Grade.UNGRADED else reading.grade
 
 
 class JudgeGrader:
-    """Grades with a model (`--judge MODEL`) using the three-way SimpleQA-style prompt."""
+    """Grades with a model (`--judge MODEL`) under one of the judge policies (`--judge-prompt`)."""
 
     def __init__(self, model: ChatModel, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 max_tokens: int = 256) -> None:
+                 max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT) -> None:
         self.model = model
         self.hedging = hedging
         self.max_tokens = max_tokens
+        self.policy: JudgePolicy = judge_policy(prompt, hedging)
         self.name = f"judge:{model.name}"
+        self.calls = 0
 
     def prompt(self, question: Question, answer: str | None) -> str:
         gold = " / ".join(question.gold_answers) if question.answerable and question.answer else "none"
-        return JUDGE_PROMPT.format(
-            hedging_rule=HEDGING_RULES[self.hedging],
-            unanswerable_rule=UNANSWERABLE_RULE if not question.answerable else "",
-            question=question.question, gold=gold, answer=answer or "(no answer)")
+        return self.policy.render(question.question, gold, answer or "(no answer)", self.hedging,
+                                  unanswerable=not question.answerable)
 
     async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
         if answer is None or not answer.strip():
-            return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "empty answer")
+            return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "empty answer (judge not asked)")
         messages = [{"role": "user", "content": self.prompt(question, answer)}]
+        self.calls += 1
         try:
             reply = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
             return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {exc}")
-        grade = parse_judge_reply(reply.text)
-        if grade is None:
-            return GradeOutcome(Grade.UNGRADED, self.name, f"unparseable judge reply: {reply.text[:200]!r}")
-        return GradeOutcome(grade, self.name, reply.text.strip()[:500])
+        reading = read_judge_reply(reply.text, self.policy.fixed_lines())
+        if reading.grade is Grade.UNGRADED:
+            return GradeOutcome(Grade.UNGRADED, self.name, f"{reading.reason}: {reply.text[:200]!r}")
+        return GradeOutcome(reading.grade, self.name, reply.text.strip()[:500])
 
     def describe(self) -> dict:
-        return {"grader": self.name, "hedging": self.hedging.value,
-                "prompt_version": JUDGE_PROMPT_VERSION, "model": self.model.describe()}
+        return {"grader": self.name, "hedging": self.hedging.value, "prompt": self.policy.name,
+                "prompt_version": self.policy.version, "model": self.model.describe()}

@@ -1,45 +1,95 @@
-"""The deterministic rule grader: normalised match against gold answers and aliases.
+"""The deterministic rule grader, built on SimpleQA's grading rules (protocols §1).
 
-CORRECT when a gold answer's tokens appear as a contiguous run in the answer (for answers with
-digits, such as dates, in any order); NOT_ATTEMPTED for an empty answer or a refusal; INCORRECT
-otherwise. A coarser answer ("dog" for "Bichon Frise") does not contain the gold tokens, so it is
-INCORRECT, as WorldVQA's granularity rule asks. Hedged answers follow the hedging policy.
-Unanswerable questions: a refusal is NOT_ATTEMPTED, any answer is INCORRECT.
+1. Empty answer, or a refusal with no guess: NOT_ATTEMPTED. A refusal or hedge followed by a guess
+   ("I'm not sure. Maybe Lyon?") grades the guess.
+2. Unanswerable question: a refusal or a denial of the premise is NOT_ATTEMPTED, any claim INCORRECT.
+3. The guess is split into candidates ("Lyon or Paris", "Malia, Sasha and Susan"); each is compared
+   with the gold and its aliases by type: dates (any format; a coarser date is INCORRECT, a finer one
+   fine), figures (units converted, matched to the gold's last significant figure), person names
+   (surname alone, optional middle names and titles, initials, small typos), and other names
+   (words the question implies and leading prepositions may be left out).
+4. Several candidates where one is wrong, a negated gold ("not Paris"), a different entity that
+   contains the gold ("North Dakota" for "Dakota"): INCORRECT.
+5. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy. An
+   approximate figure that neither confirms nor contradicts ("around 100k" for 120k) is NOT_ATTEMPTED.
+6. Where the rules cannot decide (a free paraphrase, a partial overlap, several dates of which one
+   is the gold's) the grade is UNGRADED and the note says why; the grader never guesses.
 """
 
 from __future__ import annotations
 
+import re
+
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
-from factprobe.eval.grading.normalize import normalize_answer
+from factprobe.eval.grading.claims import Reading, read_answer
+from factprobe.eval.grading.compare import compare_claim, question_words
 from factprobe.eval.grading.phrases import is_hedged, is_refusal
+from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, tokenize
+from factprobe.eval.grading.verdict import Finding, Verdict, best
 from factprobe.eval.schema import Grade, Question
 
-_MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june",
-           "jul": "july", "aug": "august", "sep": "september", "sept": "september",
-           "oct": "october", "nov": "november", "dec": "december"}
+__all__ = ["RuleGrader", "matches_gold", "is_hedged", "is_refusal"]
+
+# "a city in Europe", "somewhere near the coast": a description, not a named answer.
+_VAGUE_DESCRIPTION = re.compile(
+    r"^\s*(?:(?:it'?s|it\s+(?:is|was)|probably|maybe|perhaps)\s+)?(?:(?:a|an|some|one\s+of\s+the)\s+(?:\w+\s+){0,2}?"
+    r"(?:in|near|on|from|of|at)\s+|somewhere\b)", re.IGNORECASE)
+_SHORT_CLAIM = 5  # new content words up to which a claim naming something else is a wrong answer
 
 
-def _tokens(text: str) -> list[str]:
-    return [_MONTHS.get(token, token) for token in normalize_answer(text).split()]
+def _grade_candidates(candidates: list[str], golds: list[str], question: str) -> Verdict:
+    """One verdict for all candidates: every candidate must match; any wrong one makes it a conflict."""
+    verdicts = [_best_over_golds(candidate, golds, question) for candidate in candidates]
+    findings = [v.finding for v in verdicts]
+    if all(f is Finding.MATCH for f in findings):
+        return verdicts[0]
+    if len(verdicts) > 1 and Finding.MATCH in findings:
+        return Verdict(Finding.CONFLICT, "several candidates, one of them wrong")
+    for finding in (Finding.CONFLICT, Finding.UNDECIDED, Finding.VAGUE, Finding.ABSENT):
+        if finding in findings:
+            return verdicts[findings.index(finding)]
+    return verdicts[0]
 
 
-def _contains_run(haystack: list[str], needle: list[str]) -> bool:
-    width = len(needle)
-    return any(haystack[i:i + width] == needle for i in range(len(haystack) - width + 1))
+def _best_over_golds(candidate: str, golds: list[str], question: str) -> Verdict:
+    """The gold or alias the candidate agrees with best."""
+    return best([compare_claim(candidate, gold, question) for gold in golds])
 
 
-def matches_gold(answer: str, gold_answers: list[str]) -> bool:
-    """True when any gold answer appears in the answer after normalisation."""
-    answer_tokens = _tokens(answer)
-    for gold in gold_answers:
-        gold_tokens = _tokens(gold)
-        if not gold_tokens:
-            continue
-        if _contains_run(answer_tokens, gold_tokens):
-            return True
-        if any(ch.isdigit() for ch in gold) and set(gold_tokens) <= set(answer_tokens):
-            return True
-    return False
+def _new_words(text: str, question: str) -> tuple[list[str], list[str]]:
+    """Content words of the text not in the question, and those of them written capitalised."""
+    asked = question_words(question)
+    tokens = [t for t in tokenize(text) if t.norm not in STOPWORDS and t.norm not in asked
+              and t.norm not in HEDGE_WORDS]
+    return [t.norm for t in tokens], [t.text for t in tokens if t.capitalised or t.norm.isdigit()]
+
+
+def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[Grade, str]:
+    """A claim that states nothing of the gold: a wrong entity, a non-answer, or a paraphrase."""
+    words, names = _new_words(reading.guess, question)
+    if _VAGUE_DESCRIPTION.match(reading.guess):
+        return Grade.UNGRADED, "undecided: a vague description, neither the gold nor clearly another answer"
+    if names and len(words) <= _SHORT_CLAIM:
+        return Grade.INCORRECT, f"names something else ({' '.join(names[:3])})"
+    if names and not reading.refused:
+        return Grade.UNGRADED, f"undecided: a description naming {' '.join(names[:3])}, not a direct answer"
+    if reading.refused:
+        return Grade.NOT_ATTEMPTED, "refusal; the rest does not address the gold"
+    if reading.denies_premise:
+        return Grade.INCORRECT, "denies the question's premise"
+    if len(words) <= 3:
+        return Grade.INCORRECT, f"gives a different answer ({' '.join(words) or reading.guess})"
+    return Grade.UNGRADED, f"undecided: free paraphrase, {verdict.reason}"
+
+
+def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:
+    """True when the answer states one of the gold answers and nothing that contradicts it."""
+    golds = [gold for gold in gold_answers if gold and gold.strip()]
+    keep_or = any(" or " in f" {gold.lower()} " for gold in golds)
+    reading = read_answer(answer, keep_or)
+    if not golds or not reading.has_guess:
+        return False
+    return _grade_candidates(reading.candidates, golds, question).finding is Finding.MATCH
 
 
 class RuleGrader:
@@ -50,20 +100,40 @@ class RuleGrader:
     def __init__(self, hedging: HedgingPolicy = HedgingPolicy.ACCEPT) -> None:
         self.hedging = hedging
 
+    def _outcome(self, grade: Grade, note: str) -> GradeOutcome:
+        return GradeOutcome(grade, self.name, note)
+
     def grade_sync(self, question: Question, answer: str | None) -> GradeOutcome:
         if answer is None or not answer.strip():
-            return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "empty answer")
+            return self._outcome(Grade.NOT_ATTEMPTED, "empty answer")
+        golds = question.gold_answers
+        reading = read_answer(answer, keep_or=any(" or " in f" {g.lower()} " for g in golds))
         if not question.answerable or question.answer is None:
-            if is_refusal(answer):
-                return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "refused an unanswerable question")
-            return GradeOutcome(Grade.INCORRECT, self.name, "answered an unanswerable question")
-        if matches_gold(answer, question.gold_answers):
-            if is_hedged(answer) and self.hedging is HedgingPolicy.PENALIZE:
-                return GradeOutcome(Grade.INCORRECT, self.name, "hedged answer (policy: penalize)")
-            return GradeOutcome(Grade.CORRECT, self.name, "matches gold")
-        if is_refusal(answer):
-            return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "refusal")
-        return GradeOutcome(Grade.INCORRECT, self.name, "no gold match")
+            if not reading.has_guess or reading.denies_premise:
+                return self._outcome(Grade.NOT_ATTEMPTED, "refused an unanswerable question")
+            return self._outcome(Grade.INCORRECT, "answered an unanswerable question")
+        if not reading.has_guess:
+            return self._outcome(Grade.NOT_ATTEMPTED, "refusal" if reading.refused else "no answer given")
+        verdict = _grade_candidates(reading.candidates, golds, question.question)
+        return self._from_verdict(verdict, reading, question.question)
+
+    def _from_verdict(self, verdict: Verdict, reading: Reading, question: str) -> GradeOutcome:
+        hedged = reading.hedged or reading.refused
+        if verdict.finding is Finding.MATCH:
+            if hedged and self.hedging is HedgingPolicy.PENALIZE:
+                return self._outcome(Grade.INCORRECT, f"{verdict.reason}; hedged answer (policy: penalize)")
+            suffix = "; hedged answer (policy: accept)" if hedged else ""
+            return self._outcome(Grade.CORRECT, verdict.reason + suffix)
+        if verdict.finding is Finding.CONFLICT:
+            return self._outcome(Grade.INCORRECT, verdict.reason)
+        if verdict.finding is Finding.VAGUE:
+            return self._outcome(Grade.NOT_ATTEMPTED, verdict.reason)
+        if verdict.finding is Finding.UNDECIDED:
+            if reading.refused and verdict.reason.startswith("states no"):
+                return self._outcome(Grade.NOT_ATTEMPTED, f"refusal; {verdict.reason}")
+            return self._outcome(Grade.UNGRADED, f"undecided: {verdict.reason}")
+        grade, note = _absent_verdict(reading, question, verdict)
+        return self._outcome(grade, note)
 
     async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
         return self.grade_sync(question, answer)

@@ -10,6 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
 
+from factprobe.eval.html.figures import save_figure  # noqa: E402
 from factprobe.eval.report import report_plot  # noqa: E402
 from factprobe.eval.schema import Result  # noqa: E402
 
@@ -47,6 +48,6 @@ def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path
         ax.legend(fontsize=8)
     fig.tight_layout()
     path = out_dir / "ttc.png"
-    fig.savefig(path, dpi=120)
+    save_figure(fig, path, dpi=120)
     plt.close(fig)
     return path

@@ -1,10 +1,17 @@
 """summary['gains']: every strategy against the baseline, paired over the same (question, repeat).
 
 Scores: the pairs where both rows are answerable and graded (CORRECT, INCORRECT or NOT_ATTEMPTED;
-UNGRADED and ERROR pairs are left out and counted in `excluded_pairs`). On them: both F-scores and
-accuracies, their deltas (strategy − baseline), a paired bootstrap 95% CI of each delta
-(eval.stats.paired_bootstrap_ci, 2,000 resamples of the pairs, seeded with the run's seed), and
-an exact McNemar p-value on correct vs not correct (eval.stats.mcnemar_exact).
+UNGRADED and ERROR pairs are left out and counted in `excluded_pairs`); `n_pairs` of them over
+`n_questions` questions. On them: both F-scores and accuracies and their deltas (strategy −
+baseline). Uncertainty treats the question as the unit, keeping its repeats together (eval.stats):
+- `ci_low`/`ci_high` (ΔF) and `accuracy_ci_low`/`accuracy_ci_high`: percentile cluster-bootstrap
+  95% intervals (2,000 resamples of the questions, seeded with the run's seed; `ci_method`);
+- `p_value` (ΔF) and `accuracy_p_value`: two-sided clustered sign-flip tests of that same delta
+  (2,000 random swaps of the two strategies' labels per question, or all of them when there are
+  fewer; `p_method`), so the p beside ΔF tests ΔF;
+- `mcnemar_p_value`: exact McNemar on correct vs not correct, only with one pair per question
+  (independent pairs), else null; `better`/`worse` count its discordant pairs.
+With fewer than two questions the intervals are null.
 Costs: over the pairs where neither row failed (answerable or not), mean latency and mean tokens
 (prompt + completion) of the strategy divided by the baseline's; None when the baseline's is 0.
 """
@@ -17,7 +24,8 @@ import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean
 from factprobe.eval.schema import Grade, Result
-from factprobe.eval.stats import DEFAULT_RESAMPLES, accuracy_delta, f_delta, mcnemar_exact, paired_bootstrap_ci
+from factprobe.eval.stats import (CI_METHOD, DEFAULT_FLIPS, DEFAULT_RESAMPLES, P_METHOD, accuracy_delta,
+                                  cluster_bootstrap_ci, cluster_counts, f_delta, mcnemar_exact, sign_flip_p_value)
 from factprobe.eval.summary import SummaryInput, is_graded, summary_section
 
 CODES = {Grade.CORRECT: 1, Grade.INCORRECT: 0, Grade.NOT_ATTEMPTED: -1}
@@ -30,8 +38,28 @@ def cost_ratio(values: list[float], baseline: list[float]) -> float | None:
     return top / bottom
 
 
+def uncertainty(question_ids: list[str], a: np.ndarray, b: np.ndarray, seed: int,
+                n_resamples: int = DEFAULT_RESAMPLES, n_flips: int = DEFAULT_FLIPS) -> dict[str, Any]:
+    """Clustered intervals and p-values of ΔF and Δaccuracy, and the McNemar extra for one repeat."""
+    counts = cluster_counts(question_ids, a, b)
+    out: dict[str, Any] = {"n_questions": counts.shape[0], "ci_method": CI_METHOD, "p_method": P_METHOD,
+                           "accuracy_p_method": P_METHOD, "n_resamples": n_resamples,
+                           "n_permutations": n_flips, "seed": seed}
+    for prefix, statistic in (("", f_delta), ("accuracy_", accuracy_delta)):
+        low = high = p_value = None
+        if counts.shape[0]:
+            p_value = float(sign_flip_p_value(counts, statistic, n_flips, seed))
+        if counts.shape[0] >= 2:
+            low, high = (float(v) for v in cluster_bootstrap_ci(counts, statistic, n_resamples, seed=seed))
+        out.update({f"{prefix}ci_low": low, f"{prefix}ci_high": high, f"{prefix}p_value": p_value})
+    single = counts.shape[0] > 0 and bool(np.all(counts[:, 0] == 1))
+    test = mcnemar_exact(a == 1, b == 1)
+    out.update({"mcnemar_p_value": test.p_value if single else None, "better": test.better, "worse": test.worse})
+    return out
+
+
 def compare(rows: list[Result], baseline: dict[tuple[str, int], Result], seed: int,
-            n_resamples: int = DEFAULT_RESAMPLES) -> dict[str, Any]:
+            n_resamples: int = DEFAULT_RESAMPLES, n_flips: int = DEFAULT_FLIPS) -> dict[str, Any]:
     """The gains entry of one strategy's rows against the baseline rows by (question, repeat)."""
     pairs = [(row, baseline[(row.question_id, row.repeat)]) for row in rows
              if (row.question_id, row.repeat) in baseline]
@@ -47,25 +75,16 @@ def compare(rows: list[Result], baseline: dict[tuple[str, int], Result], seed: i
             return None
         return ours[key] - theirs[key]
 
-    f_ci = paired_bootstrap_ci(a_codes, b_codes, f_delta, n_resamples, seed=seed)
-    acc_ci = paired_bootstrap_ci(a_codes, b_codes, accuracy_delta, n_resamples, seed=seed)
-    test = mcnemar_exact(a_codes == 1, b_codes == 1) if scored else None
     finished = [(a, b) for a, b in pairs if a.error is None and b.error is None]
     return {
         "n_pairs": len(scored), "excluded_pairs": len(answerable) - len(scored),
-        "f_score": ours["f_score"], "baseline_f_score": theirs["f_score"],
-        "f_score_delta": delta("f_score"),
-        "ci_low": f_ci.low if delta("f_score") is not None else None,
-        "ci_high": f_ci.high if delta("f_score") is not None else None,
-        "bootstrap_undefined": f_ci.undefined,
+        "f_score": ours["f_score"], "baseline_f_score": theirs["f_score"], "f_score_delta": delta("f_score"),
         "accuracy": ours["accuracy"], "baseline_accuracy": theirs["accuracy"],
-        "accuracy_delta": delta("accuracy"), "accuracy_ci_low": acc_ci.low, "accuracy_ci_high": acc_ci.high,
-        "p_value": test.p_value if test else None,
-        "better": test.better if test else 0, "worse": test.worse if test else 0,
+        "accuracy_delta": delta("accuracy"),
+        **uncertainty([a.question_id for a, _ in scored], a_codes, b_codes, seed, n_resamples, n_flips),
         "latency_ratio": cost_ratio([a.latency_s for a, _ in finished], [b.latency_s for _, b in finished]),
         "tokens_ratio": cost_ratio([a.prompt_tokens + a.completion_tokens for a, _ in finished],
                                    [b.prompt_tokens + b.completion_tokens for _, b in finished]),
-        "n_resamples": n_resamples, "seed": seed,
     }
 
 

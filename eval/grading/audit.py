@@ -1,0 +1,186 @@
+"""Grader audit: grade labelled cases and measure agreement with the labels (protocols §1).
+
+A cases file is JSONL, one object a line: `question`, `gold` (a string, a list of accepted
+answers, or null for an unanswerable question), `answer`, `label` (CORRECT, INCORRECT or
+NOT_ATTEMPTED) and an optional `case_type`. Other keys are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from factprobe.eval.grading.base import Grader
+from factprobe.eval.schema import Grade, Question
+
+LABELS = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+GRADE_COLUMNS = (*LABELS, Grade.UNGRADED)
+UNTYPED = "untyped"
+CASE_SCHEMA = ("{question, gold (a string, a list of strings, or null when the question has no answer), "
+               "answer, label (CORRECT, INCORRECT or NOT_ATTEMPTED), case_type (optional)}")
+
+
+class CasesError(ValueError):
+    """A cases file that cannot be read; the message names the file, line and field."""
+
+
+class GradingCase(BaseModel):
+    """One labelled case: how a question's answer should be graded."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    question: str = Field(min_length=1)
+    gold: str | list[str] | None
+    answer: str | None
+    label: Literal["CORRECT", "INCORRECT", "NOT_ATTEMPTED"]
+    case_type: str = UNTYPED
+
+    def to_question(self, case_id: str) -> Question:
+        """The case as a question the graders accept; a null gold makes it unanswerable."""
+        golds = [self.gold] if isinstance(self.gold, str) else list(self.gold or [])
+        golds = [gold for gold in golds if gold.strip()]
+        if self.gold is not None and not golds:
+            raise ValueError("gold must hold at least one non-empty answer "
+                             "(null marks an unanswerable question)")
+        return Question(id=case_id, question=self.question, answer=golds[0] if golds else None,
+                        aliases=golds[1:], answerable=bool(golds))
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    """A validated case with the question built from it and where it came from."""
+
+    case: GradingCase
+    question: Question
+    line: int
+
+
+def builtin_cases_path() -> Path:
+    """The labelled set shipped with factprobe."""
+    return Path(str(files("factprobe.eval") / "data" / "grading_cases.jsonl"))
+
+
+def _case_error(path: Path, line: int, field: str, problem: str) -> CasesError:
+    return CasesError(f"{path}, line {line}, field `{field}`: {problem}. Each line of a grading-cases "
+                      f"file is one JSON object {CASE_SCHEMA}; fix that line and run again.")
+
+
+def load_cases(path: Path) -> list[LoadedCase]:
+    """Every case in a JSONL file; raises CasesError naming the file, line and field of a bad one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CasesError(f"cannot read grading cases from {path}: {exc}. Give a JSONL file with one "
+                         f"object {CASE_SCHEMA} per line.") from exc
+    cases: list[LoadedCase] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise _case_error(path, number, "(whole line)", f"not valid JSON ({exc.msg})") from exc
+        if not isinstance(data, dict):
+            raise _case_error(path, number, "(whole line)", "not a JSON object")
+        try:
+            case = GradingCase.model_validate(data)
+            question = case.to_question(f"case-{number}")
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            field = str(first["loc"][0]) if first["loc"] else "(whole line)"
+            problem = (f"must be a string, a list of strings or null, not {data.get('gold')!r}"
+                       if field == "gold" else first["msg"])
+            raise _case_error(path, number, field, problem) from exc
+        except ValueError as exc:
+            raise _case_error(path, number, "gold", str(exc)) from exc
+        cases.append(LoadedCase(case, question, number))
+    if not cases:
+        raise CasesError(f"{path} holds no grading cases: give one JSON object {CASE_SCHEMA} per line.")
+    return cases
+
+
+def cohen_kappa(first: list[str], second: list[str]) -> float | None:
+    """Cohen's kappa of two labelings of the same items; None when chance agreement is total.
+
+    Computed with numpy here because scikit-learn, which has it, is only a development dependency.
+    """
+    categories = sorted(set(first) | set(second))
+    index = {category: i for i, category in enumerate(categories)}
+    table = np.zeros((len(categories), len(categories)))
+    np.add.at(table, ([index[a] for a in first], [index[b] for b in second]), 1)
+    total = table.sum()
+    observed = np.trace(table) / total
+    expected = float(table.sum(axis=1) @ table.sum(axis=0)) / total ** 2
+    if expected == 1.0:
+        return None
+    return float((observed - expected) / (1.0 - expected))
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """One graded case."""
+
+    line: int
+    case_type: str
+    label: Grade
+    grade: Grade
+    grader: str
+    note: str | None
+
+
+def judge_calls_of(grader: Grader) -> int:
+    """How many times the grader asked a judge model (0 for the rule grader)."""
+    return int(getattr(grader, "judge_calls", getattr(grader, "calls", 0)))
+
+
+async def grade_cases(cases: list[LoadedCase], grader: Grader,
+                      on_graded: Callable[[], None] | None = None) -> list[AuditRow]:
+    """Grade every case in order; `on_graded` is called after each (for a progress bar)."""
+    rows: list[AuditRow] = []
+    for loaded in cases:
+        outcome = await grader.grade(loaded.question, loaded.case.answer)
+        rows.append(AuditRow(loaded.line, loaded.case.case_type, Grade(loaded.case.label), outcome.grade,
+                             outcome.grader, outcome.note))
+        if on_graded is not None:
+            on_graded()
+    return rows
+
+
+def audit_summary(rows: list[AuditRow], judge_calls: int = 0) -> dict[str, Any]:
+    """The contract's audit object plus over-credit and judge calls.
+
+    `agreement` counts UNGRADED as a disagreement. `over_credit` is the share of cases labelled
+    INCORRECT or NOT_ATTEMPTED that were graded CORRECT (null when there are none).
+    """
+    agree = [row.label is row.grade for row in rows]
+    confusion = {label.value: {grade.value: 0 for grade in GRADE_COLUMNS} for label in LABELS}
+    for row in rows:
+        confusion[row.label.value][row.grade.value] += 1
+    by_type: dict[str, list[bool]] = defaultdict(list)
+    for row, same in zip(rows, agree):
+        by_type[row.case_type].append(same)
+    not_correct = [row for row in rows if row.label is not Grade.CORRECT]
+    over_credited = sum(row.grade is Grade.CORRECT for row in not_correct)
+    decided_by = Counter("undecided" if row.grade is Grade.UNGRADED
+                         else "rules" if row.grader == "rules" else "judge" for row in rows)
+    return {
+        "n": len(rows),
+        "agreement": sum(agree) / len(rows),
+        "kappa": cohen_kappa([row.label.value for row in rows], [row.grade.value for row in rows]),
+        "undecided": sum(row.grade is Grade.UNGRADED for row in rows),
+        "confusion": confusion,
+        "per_type": {name: {"n": len(hits), "agreement": sum(hits) / len(hits)}
+                     for name, hits in sorted(by_type.items())},
+        "over_credit": over_credited / len(not_correct) if not_correct else None,
+        "over_credit_n": over_credited,
+        "judge_calls": judge_calls,
+        "grading": {"rules_decided": decided_by["rules"], "judge_decided": decided_by["judge"],
+                    "undecided": decided_by["undecided"]},
+    }

@@ -1,0 +1,137 @@
+"""What an answer claims: its refusal and hedging, the guess that remains, and its alternatives.
+
+"I'm not sure. Maybe Lyon?" is a refusal clause followed by a hedged guess ("Maybe Lyon?"); the
+guess is what gets graded. "Lyon or Paris" holds two candidates; "Malia, Sasha and Susan" is a
+short list whose items are compared one by one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from factprobe.eval.grading.phrases import denies_premise, is_hedged, is_refusal
+from factprobe.eval.grading.tokens import HEDGE_WORDS, content, tokenize
+
+_CLAUSE_BREAK = re.compile(
+    r"(?<=[.!?;])\s+(?=\S)|\s+[—–]\s+|\s*\((?=[^)]*\b(?:not\s+sure|i\s+think|unsure)\b)"
+    r"|,?\s+\b(?:but|however|though|although|yet)\b,?\s+|^(?:but|however),?\s+",
+    re.IGNORECASE,
+)
+# Periods that end an abbreviation or an initial, not a sentence ("3 Sept. 1997", "E. J. Smith").
+_ABBREVIATION_DOT = re.compile(
+    r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Gen|Capt|Col"
+    r"|Rev|No|vs|approx|ca|c|[A-Z])\.(?=\s)")
+_OR = re.compile(r"\s*(?:\band/or\b|\bor\b|(?<=\w)\s*/\s*(?=[A-Za-z]))\s*", re.IGNORECASE)
+_EITHER = re.compile(r"^\s*(?:it'?s\s+|it\s+(?:is|was)\s+)?either\s+", re.IGNORECASE)
+_LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)", re.IGNORECASE)
+_SELF_CORRECTION = re.compile(r"^(?:no|nope|actually|correction|wait|i\s+mean|scratch\s+that)\b[,:!]?\s+",
+                              re.IGNORECASE)
+# A later clause that offers another candidate ("though Lyon is also possible", "some sources say Lyon").
+_ALTERNATIVE = re.compile(
+    r"\b(?:also\s+(?:possible|likely|plausible)|could\s+also\s+be|might\s+also\s+be|may\s+also\s+be"
+    r"|alternatively|another\s+possibility|other\s+sources|some\s+sources|others\s+(?:say|claim|suggest)"
+    r"|or\s+(?:maybe|perhaps|possibly))\b", re.IGNORECASE)
+_CORRECTION_WORDS = re.compile(r"\b(?:actually|in\s+fact|in\s+reality|rather)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer taken apart: the stance it takes and the guess it makes."""
+
+    refused: bool
+    hedged: bool
+    denies_premise: bool
+    guess: str
+    candidates: list[str] = field(default_factory=list)
+
+    @property
+    def has_guess(self) -> bool:
+        return bool(self.candidates)
+
+
+def clauses(answer: str) -> list[str]:
+    """The answer cut at sentence ends, dashes and contrast words ("but", "however")."""
+    text = _ABBREVIATION_DOT.sub(r"\1", answer.replace("\u2019", "'"))
+    parts = _CLAUSE_BREAK.split(text)
+    return [part.strip() for part in parts if part and part.strip()]
+
+
+def _meaningful(text: str) -> bool:
+    words = content([t.norm for t in tokenize(text)])
+    return any(word not in HEDGE_WORDS for word in words)
+
+
+def split_alternatives(guess: str, keep_or: bool) -> list[str]:
+    """"Either Lyon or Paris" -> ["Lyon", "Paris"]; unchanged when the gold itself holds "or"."""
+    guess = _EITHER.sub("", guess)
+    if keep_or:
+        return [guess]
+    return [part for part in _OR.split(guess) if part and _meaningful(part)]
+
+
+def split_list(text: str) -> list[str]:
+    """Items of a short list ("Malia, Sasha and Susan"); the text itself when it is not one."""
+    items = [item.strip(" .") for item in _LIST.split(text) if item and item.strip(" .")]
+    if len(items) < 2 or len(text.split()) > 12 or any(len(item.split()) > 4 for item in items):
+        return [text]
+    if " and " not in f" {text.lower()} " and "&" not in text:
+        return [text]  # "Paris, France" is a place, not a list
+    return items
+
+
+def _guess_after_refusal(clause: str) -> list[str]:
+    """Comma-separated pieces of a refusal clause that are a guess ("I can't recall, maybe Lyon")."""
+    pieces = [piece.strip() for piece in re.split(r",\s*|\s+so\s+", clause)]
+    return [piece for piece in pieces[1:] if piece and not is_refusal(piece) and _meaningful(piece)
+            and is_hedged(piece)]
+
+
+_CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?",
+                         re.IGNORECASE)
+
+
+def answer_text(answer: str) -> str:
+    """The answer without a stated confidence; the "answer" field of a JSON reply."""
+    stripped = answer.strip()
+    if stripped.startswith("{") and stripped.endswith("}"):
+        try:
+            reply = json.loads(stripped)
+        except ValueError:
+            reply = None
+        if isinstance(reply, dict) and isinstance(reply.get("answer"), (str, int, float)):
+            return str(reply["answer"])
+    return _CONFIDENCE.sub(" ", answer).strip()
+
+
+def read_answer(answer: str, keep_or: bool = False) -> Reading:
+    """Take the answer apart into refusal, hedging, premise denial, and the guess's candidates."""
+    answer = answer_text(answer)
+    parts = clauses(answer)
+    refused = False
+    kept: list[str] = []
+    alternatives: list[str] = []
+    for part in parts:
+        if is_refusal(part):
+            refused = True
+            kept.extend(_guess_after_refusal(part))
+        elif _meaningful(part) and kept and _ALTERNATIVE.search(part):
+            alternatives.append(part)
+        elif _meaningful(part):
+            if _SELF_CORRECTION.match(part) or (kept and _CORRECTION_WORDS.search(part)):
+                kept = []  # "Paris? No, actually Lyon.": the correction replaces what came before
+                part = _SELF_CORRECTION.sub("", part)
+            kept.append(part)
+    guess = "; ".join(part.rstrip(" .;") for part in kept).strip()
+    candidates = (split_alternatives(guess, keep_or) + alternatives) if guess else []
+    return Reading(
+        refused=refused or (not kept and is_refusal(answer)),
+        hedged=is_hedged(answer),
+        denies_premise=denies_premise(guess) if guess else False,
+        guess=guess,
+        candidates=candidates,
+    )
+
+
+__all__ = ["Reading", "answer_text", "clauses", "read_answer", "split_alternatives", "split_list"]

@@ -1,0 +1,193 @@
+"""Typed comparison of one claim with one gold answer: dates, figures, person names, lists, other names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Callable
+
+from factprobe.eval.grading.claims import split_list
+from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.negation import negated_span
+from factprobe.eval.grading.spelled import spelled_to_digits
+from factprobe.eval.grading.names import is_person_question, looks_like_name, match_person
+from factprobe.eval.grading.numbers import (Quantity, Relation, find_quantities, find_ranges, gold_quantity, relate,
+                                           unit_asked)
+from factprobe.eval.grading.text_match import ACRONYM_REASON, match_text
+from factprobe.eval.grading.tokens import tokenize
+from factprobe.eval.grading.verdict import Finding, Verdict, best
+
+_PLACE_QUESTION = re.compile(r"\b(where|city|town|village|country|place|located|born|headquarter\w*|capital"
+                             r"|state|province|region|island)\b", re.IGNORECASE)
+
+
+def question_words(question: str) -> set[str]:
+    """Normalised words of the question (the words an answer may leave implied)."""
+    return {token.norm for token in tokenize(question)}
+
+
+def gold_variants(gold: str, question: str) -> list[str]:
+    """The gold and the shorter forms SimpleQA accepts for it.
+
+    "Johannes Vermeer (painter)" -> also without the parenthesis; "San Francisco, California" for
+    a place question -> also "San Francisco"; "Season 7, Episode 20: White Wedding" -> also each
+    side of the colon.
+    """
+    variants = [gold]
+    bare = re.sub(r"\s*\([^)]*\)", "", gold).strip()
+    if bare and bare != gold:
+        variants.append(bare)
+    if ":" in bare:
+        variants.extend(side.strip() for side in bare.split(":") if side.strip())
+    if "," in bare and _PLACE_QUESTION.search(question) and not re.search(r"\d", bare):
+        variants.append(bare.split(",")[0].strip())
+    return list(dict.fromkeys(variants))
+
+
+def _compare_dates(claim: str, gold: DateValue, question: str) -> Verdict:
+    asked = {reading for mention in find_dates(question) for reading in mention.readings}
+    implied_years = {reading.year for reading in asked if reading.year is not None}
+    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or gold in m.readings]
+    if not mentions:
+        return _compare_period(claim, gold)
+    spelled = spelled_to_digits(claim)
+    if any(gold in m.readings and negated_span(spelled, m.start, m.end) for m in mentions):
+        return Verdict(Finding.CONFLICT, "negates the gold")
+    relations = []
+    for mention in mentions:
+        found = {relate_date(gold, reading, implied_years) for reading in mention.readings}
+        relations.append(DateRelation.MATCH if DateRelation.MATCH in found else
+                         DateRelation.COARSER if DateRelation.COARSER in found else DateRelation.CONFLICT)
+    if all(r is DateRelation.MATCH for r in relations):
+        return Verdict(Finding.MATCH, "states the gold date")
+    if DateRelation.MATCH in relations:
+        return Verdict(Finding.UNDECIDED, "states several dates, one of them the gold's")
+    if relations[0] is DateRelation.COARSER:
+        return Verdict(Finding.CONFLICT, "date less precise than the gold (granularity)")
+    return Verdict(Finding.CONFLICT, "states a different date")
+
+
+def _compare_period(claim: str, gold: DateValue) -> Verdict:
+    """A decade or century: vague when it holds the gold's year, wrong when it does not."""
+    periods = find_periods(claim)
+    if not periods or gold.year is None:
+        return Verdict(Finding.UNDECIDED, "states no date")
+    if all(first <= gold.year <= last for first, last in periods):
+        return Verdict(Finding.VAGUE, "names a period that holds the gold date but does not pin it down")
+    return Verdict(Finding.CONFLICT, "names a period that excludes the gold date")
+
+
+def _relevant_quantities(claim: str, gold: Quantity, question: str) -> list[Quantity]:
+    asked = {q.value for q in find_quantities(question)}
+    found = []
+    everything = find_quantities(claim)
+    for quantity in everything:
+        if quantity.looks_like_year and not gold.looks_like_year and len(everything) > 1:
+            continue  # "In 1953, 70,435 people came": the year is context
+        if quantity.value in asked and quantity.value != gold.value:
+            continue
+        if relate(gold, quantity) is Relation.INCOMPARABLE:
+            continue
+        found.append(quantity)
+    return found
+
+
+def _compare_range(claim: str, gold: Quantity) -> Verdict | None:
+    for low, high in find_ranges(claim):
+        if relate(gold, low) is Relation.INCOMPARABLE:
+            continue
+        low_base = low.value * (low.factor if low.dimension else gold.factor)
+        high_base = high.value * (high.factor if high.dimension else (low.factor if low.dimension else gold.factor))
+        if low_base <= gold.base <= high_base:
+            return Verdict(Finding.VAGUE, "gives a range that holds the gold but does not pin it down")
+        return Verdict(Finding.CONFLICT, "gives a range that excludes the gold")
+    return None
+
+
+def _with_question_unit(gold: Quantity, question: str) -> Quantity:
+    """A bare gold figure takes the unit the question asks in ("How tall is it in feet?")."""
+    if gold.dimension is not None:
+        return gold
+    unit = unit_asked(question)
+    return gold if unit is None else replace(gold, dimension=unit[0], factor=unit[1])
+
+
+def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
+    gold = _with_question_unit(gold, question)
+    ranged = _compare_range(claim, gold)
+    if ranged is not None:
+        return ranged
+    quantities = _relevant_quantities(claim, gold, question)
+    if not quantities:
+        return Verdict(Finding.UNDECIDED, "states no comparable figure")
+    relations = [relate(gold, quantity) for quantity in quantities]
+    spelled = spelled_to_digits(claim)
+    if any(r is Relation.MATCH and negated_span(spelled, q.start, q.end) for q, r in zip(quantities, relations)):
+        return Verdict(Finding.CONFLICT, "negates the gold")
+    agreeing = (Relation.MATCH, Relation.COARSER, Relation.BOUND_OK)
+    if Relation.MATCH in relations and all(r in agreeing for r in relations):
+        return Verdict(Finding.MATCH, "figure matches the gold to its last significant figure")
+    if Relation.MATCH in relations:
+        return Verdict(Finding.UNDECIDED, "states several figures, one of them the gold's")
+    first, relation = quantities[0], relations[0]
+    if relation is Relation.BOUND_OK or (relation is Relation.COARSER and first.approximate):
+        return Verdict(Finding.VAGUE, "approximate figure that neither confirms nor contradicts the gold")
+    if relation is Relation.COARSER:
+        return Verdict(Finding.CONFLICT, "figure less precise than the gold's last significant figure")
+    return Verdict(Finding.CONFLICT, f"states a different figure ({first.text})")
+
+
+def _compare_list(claim: str, items: list[str], question: str) -> Verdict:
+    stated = split_list(claim)
+    missing = [item for item in items if not any(
+        compare_claim(part, item, question).finding is Finding.MATCH for part in stated)]
+    extra = [part for part in stated if len(stated) > 1 and not any(
+        compare_claim(part, item, question).finding is Finding.MATCH for item in items)]
+    if not missing and not extra:
+        return Verdict(Finding.MATCH, "states every item of the gold list")
+    if extra and len(stated) > 1:
+        return Verdict(Finding.CONFLICT, f"list adds an item not in the gold ({extra[0]})")
+    if len(missing) < len(items):
+        return Verdict(Finding.CONFLICT, f"list misses an item of the gold ({missing[0]})")
+    return Verdict(Finding.ABSENT, "states none of the gold list")
+
+
+def compare_single(claim: str, gold: str, question: str) -> Verdict:
+    """Compare a claim with one gold form, by the gold's type."""
+    when = gold_date(gold)
+    if when is not None and (when.month is not None or re.search(r"\b(when|year|date|century)\b", question, re.I)
+                             or re.fullmatch(r"\s*(?:in\s+)?\d{4}\.?\s*", gold, re.I)):
+        return _compare_dates(claim, when, question)
+    figure = gold_quantity(gold)
+    if figure is not None:
+        return _compare_numbers(claim, figure, question)
+    words = question_words(question)
+    tokens = tokenize(claim)
+    items = split_list(gold)
+    if len(items) > 1:
+        listed = _compare_list(claim, items, question)
+        if listed.finding is not Finding.MATCH and len(split_list(claim)) == 1:
+            whole = match_text(tokens, gold, words)
+            return whole if whole.finding is Finding.MATCH else listed
+        return listed
+    if is_person_question(question) and looks_like_name(gold):
+        return _no_extra_items(match_person(tokens, gold, words), claim,
+                               lambda part: match_person(tokenize(part), gold, words))
+    return _no_extra_items(match_text(tokens, gold, words), claim,
+                           lambda part: match_text(tokenize(part), gold, words))
+
+
+def _no_extra_items(verdict: Verdict, claim: str, compare: Callable[[str], Verdict]) -> Verdict:
+    """A single gold stated inside a short list ("Paris and Lyon") is one candidate among others."""
+    parts = split_list(claim)
+    if verdict.finding is not Finding.MATCH or len(parts) < 2 or verdict.reason == ACRONYM_REASON:
+        return verdict
+    others = [part for part in parts if compare(part).finding is not Finding.MATCH]
+    if others:
+        return Verdict(Finding.CONFLICT, f"lists other candidates beside the gold ({others[0]})")
+    return verdict
+
+
+def compare_claim(claim: str, gold: str, question: str) -> Verdict:
+    """The best verdict over the gold's accepted forms."""
+    return best([compare_single(claim, variant, question) for variant in gold_variants(gold, question)])

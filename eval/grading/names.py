@@ -1,0 +1,117 @@
+"""Person names: surname only, optional middle names and titles, initials, small typos."""
+
+from __future__ import annotations
+
+import re
+
+from factprobe.eval.grading.negation import negated_tokens
+from factprobe.eval.grading.tokens import STOPWORDS, Token, same_word, tokenize
+from factprobe.eval.grading.verdict import Finding, Verdict
+
+TITLES = frozenset("""
+dr doctor prof professor sir dame lord lady mr mrs ms miss mx rev reverend fr father saint st jr sr
+ii iii iv king queen prince princess president general gen captain capt colonel col admiral
+""".split())
+PARTICLES = frozenset("van von de der den da di del della du le la bin ibn al el y".split())
+_PERSON_QUESTION = re.compile(
+    r"\b(who|whom|whose|(?:full|first|last|maiden|birth)\s+name|name\s+of\s+the\s+(?:person|man|woman)"
+    r"|(?:person|man|woman|captain|founder|inventor|author|architect|composer|painter|sculptor|director"
+    r"|mayor|governor|chancellor|ceo|chairman|chairwoman|coach|manager|winner|recipient|husband|wife"
+    r"|son|daughter|father|mother|brother|sister|spouse)\b"
+    r"|which\s+(?:person|man|woman|author|writer|poet|painter|artist|scientist|physicist|chemist|"
+    r"mathematician|composer|director|actor|actress|architect|player|president|king|queen|inventor|"
+    r"explorer|philosopher|singer|musician|photographer|sculptor|economist|politician|engineer|"
+    r"astronaut|coach|founder|novelist|journalist|designer|athlete|prime\s+minister|emperor|pope))\b",
+    re.IGNORECASE,
+)
+
+
+def is_person_question(question: str) -> bool:
+    """True when the question asks for a person."""
+    return bool(_PERSON_QUESTION.search(question))
+
+
+def looks_like_name(gold: str) -> bool:
+    """Two to five capitalised words (particles such as "van" allowed), no digits."""
+    words = re.findall(r"[^\W\d_]+(?:['’.][^\W\d_]+)*\.?", gold)
+    if re.search(r"\d", gold) or not 2 <= len(words) <= 6:
+        return False
+    return all(w[:1].isupper() or w.lower() in PARTICLES for w in words)
+
+
+def name_parts(text: str) -> list[str]:
+    """Normalised name words without titles or particles ("Dr. Ludwig van Beethoven" -> ludwig, beethoven)."""
+    return [t.norm for t in tokenize(text) if t.norm not in TITLES and t.norm not in PARTICLES]
+
+
+def _same_part(answer_word: str, gold_word: str) -> bool:
+    if len(answer_word) == 1 or len(gold_word) == 1:
+        return answer_word[:1] == gold_word[:1]  # an initial on either side
+    return same_word(answer_word, gold_word)
+
+
+def _given_names_agree(before: list[str], given: list[str]) -> bool:
+    """Names written before the surname agree with the gold's given names (extra middle names allowed)."""
+    if same_word("".join(before), "".join(given)):
+        return True
+    if not _same_part(before[0], given[0]):
+        return False
+    position = 1
+    for word in before[1:]:
+        hits = [i for i in range(position, len(given)) if _same_part(word, given[i])]
+        if hits:
+            position = hits[0] + 1
+    return True
+
+
+def _name_run_before(tokens: list[Token], index: int, lower_case: bool) -> list[Token]:
+    run: list[Token] = []
+    for token in reversed(tokens[:index]):
+        if token.norm in TITLES or token.norm in PARTICLES:
+            continue
+        name_like = (token.capitalised or lower_case) and token.norm not in STOPWORDS and token.norm.isalpha()
+        if not name_like:
+            break
+        run.insert(0, token)
+    return run
+
+
+def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Verdict:
+    """Compare the person named in the claim with the gold name."""
+    parts = name_parts(gold)
+    if len(parts) < 2:
+        return Verdict(Finding.ABSENT, "gold is not a full name")
+    given, surname = parts[:-1], parts[-1]
+    lower_case = not any(t.capitalised for t in claim[1:])
+    conflicts: list[str] = []
+    for index, token in enumerate(claim):
+        if not same_word(token.norm, surname) or token.text.lower().endswith(("'s", "’s")):
+            continue  # a possessive ("Herschel's brother") names someone else
+        before = _name_run_before(claim, index, lower_case)
+        words = [t.norm for t in before]
+        if negated_tokens(claim, index - len(before), index + 1):
+            return Verdict(Finding.CONFLICT, "negates the gold")
+        if not words:
+            return Verdict(Finding.MATCH, "names the gold person (surname only)")
+        if all(w in question_words and not any(_same_part(w, g) for g in given) for w in words):
+            continue  # the question's own person echoed back
+        if _given_names_agree(words, given):
+            return Verdict(Finding.MATCH, "names the gold person")
+        conflicts.append(" ".join(t.text for t in before + [token]))
+    if conflicts and len(given) > 1 and any(_same_part(c.split()[0].lower(), g) for c in conflicts for g in given[1:]):
+        return Verdict(Finding.UNDECIDED, f"first name is the gold's middle name ({conflicts[0]})")
+    if conflicts:
+        return Verdict(Finding.CONFLICT, f"names a different person with the gold's surname ({conflicts[0]})")
+    first_only = [t for t in claim if same_word(t.norm, given[0])]
+    if first_only:
+        if surname in question_words:
+            return Verdict(Finding.MATCH, "names the gold person (surname implied by the question)")
+        return Verdict(Finding.UNDECIDED, "gives only the gold's first name")
+    others = [t.text for t in claim if (t.capitalised or lower_case) and t.norm.isalpha()
+              and t.norm not in STOPWORDS and t.norm not in question_words and t.norm not in TITLES]
+    if others:
+        return Verdict(Finding.CONFLICT, f"names a different person ({' '.join(others[:4])})")
+    return Verdict(Finding.ABSENT, "names no person")
+
+
+__all__ = ["is_person_question", "looks_like_name", "match_person", "name_parts"]

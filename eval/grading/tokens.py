@@ -1,0 +1,98 @@
+"""Word tokens that keep their original spelling beside a normalised form, and fuzzy token equality."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rapidfuzz.distance import Levenshtein
+
+from factprobe.eval.grading.normalize import strip_accents
+from factprobe.eval.grading.spelled import spelled_to_digits
+
+_WORD = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+# Words that carry no content of their own in a short answer.
+STOPWORDS = frozenset("""
+a an the of in on at by to from for with and or but as is was are were be been being it its it's this
+that these those there here he she they his her their him them who whom whose which what when where
+how i i'm we you my our your me us so than then also just only very answer correct called named
+known name has had have do does did will would should can could may might must not no either
+neither nor yes about around approximately roughly probably maybe perhaps possibly likely think
+believe guess sure certain well actually indeed located city town place based
+im ive id ill youre theyre hes shes thats whats theres dont doesnt didnt isnt wasnt cant
+sorry afraid unfortunately apologies apologize honestly frankly ok okay hmm definitely certainly final
+""".split())
+_ORDINALS = {word: f"{i}{'st' if i % 10 == 1 and i != 11 else 'nd' if i % 10 == 2 and i != 12 else 'rd' if i % 10 == 3 and i != 13 else 'th'}"
+             for i, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
+                                      "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
+                                      "nineteenth twentieth".split(), start=1)}
+# Words of hedging that carry no claim ("my best guess", "if I recall").
+HEDGE_WORDS = frozenset("guess best sure certain confident recall remember seems suspect".split())
+# Type words that may stand beside a name without making it another entity ("Mount Everest").
+TYPE_WORDS = frozenset("""
+mount mt lake river sea ocean island islands city town village county state province region
+republic kingdom empire university college school museum church cathedral bridge tower street
+road avenue square park station airport stadium palace castle hotel company inc ltd corporation
+club fc team band award prize prizes medal festival hall bay gulf strait cape desert valley
+mountain mountains range peninsula district
+""".split())
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word: as written, normalised (lower case, no accents, no thousands commas), and where."""
+
+    text: str
+    norm: str
+    start: int
+    end: int
+    gap: str = ""  # the characters between the previous word and this one
+
+    @property
+    def capitalised(self) -> bool:
+        return self.text[:1].isupper()
+
+
+def norm_word(word: str) -> str:
+    """Lower case, accents dropped, possessive and thousands separators removed."""
+    word = strip_accents(word).lower().replace("’", "'")
+    word = re.sub(r"'s$", "", word)
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+", word):
+        word = word.replace(",", "")
+    word = word.replace("'", "")
+    return _ORDINALS.get(word, word)
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words and numbers of the text (spelled numbers become digits)."""
+    text = spelled_to_digits(text)
+    matches = list(_WORD.finditer(text))
+    return [Token(m.group(0), norm_word(m.group(0)), m.start(), m.end(),
+                  text[matches[i - 1].end():m.start()] if i else text[:m.start()])
+            for i, m in enumerate(matches)]
+
+
+def content(words: list[str]) -> list[str]:
+    """The words that are not stopwords."""
+    return [word for word in words if word not in STOPWORDS]
+
+
+def typo_distance(a: str, b: str) -> int:
+    """Edit distance between two normalised words."""
+    return Levenshtein.distance(a, b)
+
+
+def same_word(answer_word: str, gold_word: str, *, allow_typo: bool = True) -> bool:
+    """Equal, or a small typo of a long enough word: one edit from 5 letters, two from 11.
+
+    Numbers must be equal and the first letter must agree; the limits keep different words apart
+    ("Austria"/"Australia" differ by two edits in nine letters, "Iran"/"Iraq" are too short).
+    """
+    if answer_word == gold_word:
+        return True
+    if not allow_typo or answer_word.isdigit() or gold_word.isdigit() or answer_word[:1] != gold_word[:1]:
+        return False
+    longest = max(len(answer_word), len(gold_word))
+    allowed = 2 if longest >= 11 else 1 if longest >= 5 else 0
+    return 0 < typo_distance(answer_word, gold_word) <= allowed

@@ -1,0 +1,1 @@
+"""The browsable report: one self-contained report.html per run, and one across runs."""

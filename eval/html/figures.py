@@ -1,0 +1,48 @@
+"""Figures for the HTML report: every plot is saved as SVG beside its PNG and inlined from there."""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+# Text stays text in the SVG (smaller, selectable); the browser draws it with its own fonts.
+SVG_STYLE = {"svg.fonttype": "none"}
+_SVG_START = re.compile(r"<svg\b")
+
+
+def save_figure(figure: Any, path: Path, dpi: int) -> Path:
+    """Write `figure` to `path` (a .png) and to the same name with .svg; return the PNG path."""
+    figure.savefig(path, dpi=dpi)
+    with matplotlib.rc_context(SVG_STYLE):
+        figure.savefig(path.with_suffix(".svg"), format="svg")
+    return path
+
+
+@dataclass(frozen=True)
+class InlineFigure:
+    """A plot ready to paste into HTML: SVG markup, or a PNG data URI when no SVG was written."""
+
+    name: str
+    svg: str | None = None
+    png_uri: str | None = None
+
+
+def inline_figure(png_path: Path) -> InlineFigure:
+    """The SVG written beside `png_path` without its XML prologue, else the PNG as a data URI."""
+    svg_path = png_path.with_suffix(".svg")
+    if svg_path.is_file():
+        text = svg_path.read_text(encoding="utf-8")
+        start = _SVG_START.search(text)
+        if start:
+            return InlineFigure(png_path.stem, svg=text[start.start():])
+    data = base64.b64encode(png_path.read_bytes()).decode("ascii")
+    return InlineFigure(png_path.stem, png_uri=f"data:image/png;base64,{data}")
+
+
+def inline_figures(paths: list[Path]) -> list[InlineFigure]:
+    return [inline_figure(path) for path in paths if path.is_file()]

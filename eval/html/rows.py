@@ -1,0 +1,101 @@
+"""The question browser's data: one record per (question, strategy, repeat), embedded as JSON.
+
+A record holds what the question is (id, text, gold, category, hop count) once, and one entry per
+run with everything that run recorded for it (answer, grade, trace, probes, …). A single run's
+report has one entry per record; the cross-run report has one per run (null where a run lacks it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from factprobe.eval.schema import Grade, Result
+
+Key = tuple[str, str, int]
+SHARED_FIELDS = ("question_id", "strategy", "repeat", "question", "gold", "category", "hop_count",
+                 "answerable")
+GAINED, LOST = "gained", "lost"
+
+
+def entry(row: Result) -> dict[str, Any]:
+    """Everything the row recorded except the fields its record already holds."""
+    data = row.model_dump(mode="json")
+    for name in SHARED_FIELDS:
+        data.pop(name, None)
+    return data
+
+
+def record(row: Result, entries: list[dict[str, Any] | None], versus: str | None = None) -> dict[str, Any]:
+    return {"id": row.question_id, "strategy": row.strategy, "repeat": row.repeat,
+            "question": row.question, "gold": row.gold, "category": row.category,
+            "hops": row.hop_count, "answerable": row.answerable, "vs": versus, "e": entries}
+
+
+def versus_baseline(row: Result, baseline_correct: dict[tuple[str, int], bool],
+                    baseline: str | None) -> str | None:
+    """GAINED when the row is CORRECT and the baseline's answer to the same question and repeat is
+    not, LOST for the reverse; None for the baseline itself or a pair without a baseline row."""
+    if baseline is None or row.strategy == baseline:
+        return None
+    base = baseline_correct.get((row.question_id, row.repeat))
+    if base is None:
+        return None
+    correct = row.grade is Grade.CORRECT
+    if correct and not base:
+        return GAINED
+    if base and not correct:
+        return LOST
+    return None
+
+
+def run_records(rows: list[Result], baseline: str | None) -> list[dict[str, Any]]:
+    """Records of one run's latest rows, each marked gained/lost against the baseline."""
+    baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
+                        for row in rows if row.strategy == baseline}
+    return [record(row, [entry(row)], versus_baseline(row, baseline_correct, baseline)) for row in rows]
+
+
+def differing_records(runs: list[list[Result]]) -> list[dict[str, Any]]:
+    """Records of the keys at least two runs answered with different grades, one entry per run."""
+    by_run: list[dict[Key, Result]] = [{row.key: row for row in rows} for rows in runs]
+    keys: dict[Key, None] = {}
+    for rows in by_run:
+        keys.update(dict.fromkeys(rows))
+    records = []
+    for key in keys:
+        present = [rows.get(key) for rows in by_run]
+        found = [row for row in present if row is not None]
+        if len(found) >= 2 and len({row.grade for row in found}) > 1:
+            records.append(record(found[0], [entry(row) if row else None for row in present]))
+    return records
+
+
+def script_json(value: Any) -> str:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' appears literally, so
+    an answer holding "</script>" or "<!--" cannot end the block (JSON.parse restores them)."""
+    return _escape(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def records_json(records: Iterable[dict[str, Any]]) -> str:
+    """script_json of a list of records, serialised one record at a time."""
+    return "[" + ",".join(script_json(item) for item in records) + "]"
+
+
+def _escape(text: str) -> str:
+    return (text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+
+
+def browser_meta(records: list[dict[str, Any]], runs: list[str], baseline: str | None) -> dict[str, Any]:
+    """The choices of the browser's filters, in first-seen order (hop counts ascending)."""
+    grades = [grade.value for grade in Grade]
+    return {
+        "runs": runs,
+        "baseline": baseline,
+        "strategies": list(dict.fromkeys(item["strategy"] for item in records)),
+        "categories": sorted({item["category"] for item in records}),
+        "hops": sorted({item["hops"] for item in records}),
+        "grades": grades,
+        "repeats": max((item["repeat"] for item in records), default=0) + 1,
+    }

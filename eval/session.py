@@ -1,0 +1,87 @@
+"""The Python API's entry points: `factprobe.run(...)` and `factprobe.arun(...)`.
+
+They build the same RunConfig the CLI builds and go through the same pipeline (run directory,
+cache, resume, report), then hand back a `Run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from factprobe.eval.config import RunConfig
+from factprobe.eval.run_handle import Run
+
+
+class RunFailed(RuntimeError):
+    """A run that finished with a non-zero status (bad input, or too many ERROR rows); its run
+    directory, when one was written, is in `run`."""
+
+    def __init__(self, message: str, status: int, run: Run | None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.run = run
+
+
+def run_config(config: RunConfig, resume: bool = False, console: Console | None = None,
+               plugins: list[str] | None = None) -> int:
+    """Run `config` through the CLI's pipeline; returns its exit status."""
+    from factprobe.eval.pipeline import execute_run
+
+    return execute_run(config, resume=resume, console=console or Console(), plugins=plugins)
+
+
+def _config(dataset: str, strategies: list[str] | str | None, model: str, limit: int | None,
+            out: str | Path | None, options: dict[str, Any]) -> RunConfig:
+    from factprobe.eval.pipeline import new_config
+
+    if isinstance(strategies, str):
+        strategies = [part.strip() for part in strategies.split(",") if part.strip()]
+    given = {"dataset": dataset, "model": model, "limit": limit, "out": out, **options}
+    if strategies is not None:
+        given["strategies"] = list(strategies)
+    return new_config({key: value for key, value in given.items() if value is not None})
+
+
+def run(dataset: str = "sample", strategies: list[str] | str | None = None, model: str = "local",
+        limit: int | None = None, out: str | Path | None = None, *, resume: bool = False,
+        quiet: bool = False, plugins: list[str] | None = None, **options: Any) -> Run:
+    """Run strategies over a dataset exactly as `factprobe run` does and return the `Run`.
+
+    `options` are any `factprobe run` options by their config name (`repeats=3`, `samples=8`,
+    `confidence=["verbal", "token_prob"]`, `judge="openai:gpt-4o-mini"`, …). `resume=True`
+    continues the run in `out`. `quiet=True` prints nothing (no progress bars, no tables).
+    Raises RunFailed when the run exits non-zero; bad options raise pydantic's ValidationError.
+    Inside a running event loop (Jupyter), use `await factprobe.arun(...)`.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        pass
+    else:
+        raise RuntimeError("factprobe.run() was called inside a running event loop (e.g. Jupyter); "
+                           "use `await factprobe.arun(...)` there")
+    if resume:
+        if out is None:
+            raise ValueError("resume=True needs out=: the run directory to continue")
+        from factprobe.eval.pipeline import resumed_config
+
+        config = resumed_config(Path(out), {k: v for k, v in options.items() if v is not None})
+    else:
+        config = _config(dataset, strategies, model, limit, out, options)
+    console = Console(quiet=True) if quiet else Console()
+    status = run_config(config, resume=resume, console=console, plugins=plugins)
+    handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None
+    if status != 0:
+        raise RunFailed(f"the run in {config.out} finished with status {status}", status, handle)
+    assert handle is not None
+    return handle
+
+
+async def arun(*args: Any, **kwargs: Any) -> Run:
+    """`run` for code already inside an event loop: the run happens in a worker thread, which has
+    its own loop, so the caller's loop keeps serving (progress bars still update)."""
+    return await asyncio.to_thread(run, *args, **kwargs)

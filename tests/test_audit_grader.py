@@ -1,0 +1,167 @@
+"""`factprobe audit-grader`: loading labelled cases, the agreement statistics and the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.metrics import cohen_kappa_score
+
+import factprobe.eval.audit_command as audit_command
+import factprobe.eval.cli as cli
+from factprobe.eval.grading.audit import cohen_kappa, load_cases
+from tests.fakes import ScriptedModel, last_user
+
+# (answer, label, the grade the scripted judge gives, case type)
+CASES = [
+    ("Paris", "CORRECT", "CORRECT", "exact"),
+    ("Paris, France", "CORRECT", "CORRECT", "exact"),
+    ("the French capital city", "CORRECT", "NOT_ATTEMPTED", "paraphrase"),
+    ("Lyon", "INCORRECT", "INCORRECT", "wrong"),
+    ("Either Lyon or Paris", "INCORRECT", "CORRECT", "list"),
+    ("Not Paris; Lyon", "INCORRECT", "INCORRECT", "negation"),
+    ("I'm not sure. Maybe Lyon?", "INCORRECT", "UNGRADED", "hedge"),
+    ("I don't know", "NOT_ATTEMPTED", "NOT_ATTEMPTED", "refusal"),
+    ("I can't recall that", "NOT_ATTEMPTED", "INCORRECT", "refusal"),
+    ("Somewhere in Europe, I can't say where", "NOT_ATTEMPTED", "NOT_ATTEMPTED", "vague"),
+]
+SCRIPTED = {answer: grade for answer, _, grade, _ in CASES}
+
+
+def write_cases(path: Path) -> Path:
+    lines = [{"question": "Which city is the capital of France?", "gold": ["Paris", "Paree"], "answer": answer,
+              "label": label, "case_type": case_type} for answer, label, _, case_type in CASES]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def judge_script(messages, params) -> str:
+    prompt = last_user(messages)
+    answer = prompt.split("Answer to grade: ", 1)[1].split("\n", 1)[0]
+    grade = SCRIPTED[answer]
+    return "I cannot decide." if grade == "UNGRADED" else f"Scripted verdict.\nGrade: {grade}"
+
+
+@pytest.fixture
+def judge(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+    model = ScriptedModel(judge_script)
+    monkeypatch.setattr(audit_command, "load_model", lambda spec, **kwargs: model)
+    return model
+
+
+def audit_json(capsys, *args: str) -> dict:
+    assert cli.main(["audit-grader", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_audit_json_matches_the_labels_and_sklearn(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    result = audit_json(capsys, str(path), "--judge", "local")
+    labels = [label for _, label, _, _ in CASES]
+    grades = [grade for _, _, grade, _ in CASES]
+    assert {"n", "agreement", "kappa", "undecided", "confusion", "per_type"} <= set(result)
+    assert result["n"] == 10 and len(judge.calls) == 10 and result["judge_calls"] == 10
+    assert result["agreement"] == pytest.approx(np.mean([a == b for a, b in zip(labels, grades)]))
+    assert result["agreement"] == pytest.approx(0.6)
+    assert result["kappa"] == pytest.approx(cohen_kappa_score(labels, grades))
+    assert result["undecided"] == 1
+    assert result["confusion"]["INCORRECT"] == {"CORRECT": 1, "INCORRECT": 2, "NOT_ATTEMPTED": 0, "UNGRADED": 1}
+    assert result["confusion"]["CORRECT"]["NOT_ATTEMPTED"] == 1
+    assert sum(sum(row.values()) for row in result["confusion"].values()) == 10
+    assert result["per_type"]["exact"] == {"n": 2, "agreement": 1.0}
+    assert result["per_type"]["refusal"] == {"n": 2, "agreement": 0.5}
+    assert result["per_type"]["hedge"] == {"n": 1, "agreement": 0.0}
+    # over-credit: of the 7 cases labelled not-CORRECT, one ("Either Lyon or Paris") was graded CORRECT
+    assert result["over_credit"] == pytest.approx(1 / 7) and result["over_credit_n"] == 1
+    assert result["grader"]["grader"] == "judge:scripted"
+
+
+def test_audit_with_the_rule_grader_is_self_consistent(tmp_path, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    result = audit_json(capsys, str(path), "--grader", "rules")
+    assert result["n"] == 10 and result["judge_calls"] == 0
+    agreed = sum(result["confusion"][label][label] for label in result["confusion"])
+    assert result["agreement"] == pytest.approx(agreed / 10)
+    assert result["undecided"] == sum(row["UNGRADED"] for row in result["confusion"].values())
+    assert result["grading"]["judge_decided"] == 0
+
+
+def test_human_readable_audit_prints_the_tables(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--judge", "local"]) == 0
+    out = capsys.readouterr().out
+    assert "agreement 60.0%" in out and "Cohen's kappa" in out and "over-credit 14.3%" in out
+    assert "UNGRADED" in out and "per case type" in out and "negation" in out
+
+
+def test_no_cases_argument_audits_the_shipped_set(tmp_path, monkeypatch, capsys) -> None:
+    shipped = write_cases(tmp_path / "grading_cases.jsonl")
+    monkeypatch.setattr(audit_command, "builtin_cases_path", lambda: shipped)
+    assert audit_json(capsys)["n"] == 10
+    assert audit_json(capsys, "--cases", "builtin")["cases"] == str(shipped)
+
+
+def test_cascade_asks_the_judge_only_for_undecided_cases(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    rules = audit_json(capsys, str(path), "--grader", "rules")
+    cascade = audit_json(capsys, str(path), "--grader", "cascade", "--judge", "local")
+    assert cascade["judge_calls"] == len(judge.calls) == rules["undecided"]
+    assert cascade["grading"]["rules_decided"] == 10 - rules["undecided"]
+
+
+@pytest.mark.parametrize("line, field", [
+    ('{"question": "Q?", "gold": "A", "answer": "A", "label": "RIGHT"}', "label"),
+    ('{"question": "Q?", "gold": "A", "label": "CORRECT"}', "answer"),
+    ('{"question": "Q?", "gold": [], "answer": "A", "label": "CORRECT"}', "gold"),
+    ('{"question": "Q?", "gold": 7, "answer": "A", "label": "CORRECT"}', "gold"),
+    ('{"question": "", "gold": "A", "answer": "A", "label": "CORRECT"}', "question"),
+    ('{"question": "Q?", "gold": "A", "answer": "A", "label": ', "(whole line)"),
+    ('["Q?", "A"]', "(whole line)"),
+])
+def test_bad_input_exits_2_naming_file_line_and_field(tmp_path, capsys, line: str, field: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    good = '{"question": "Q?", "gold": null, "answer": "I don\'t know", "label": "NOT_ATTEMPTED"}'
+    path.write_text(f"{good}\n\n{line}\n", encoding="utf-8")
+    assert cli.main(["audit-grader", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert str(path) in captured.err and "line 3" in captured.err and f"field `{field}`" in captured.err
+    assert "Traceback" not in captured.err and captured.err.count("\n") == 1
+
+
+def test_missing_file_and_cascade_without_judge_exit_2(tmp_path, capsys) -> None:
+    assert cli.main(["audit-grader", str(tmp_path / "absent.jsonl")]) == 2
+    assert "absent.jsonl" in capsys.readouterr().err
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--grader", "cascade"]) == 2
+    assert "needs a judge model" in capsys.readouterr().err
+
+
+def test_null_gold_is_an_unanswerable_question(tmp_path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"question": "Q?", "gold": null, "answer": "Rex", "label": "INCORRECT"}\n', encoding="utf-8")
+    [loaded] = load_cases(path)
+    assert not loaded.question.answerable and loaded.question.answer is None
+    assert loaded.case.case_type == "untyped"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_kappa_matches_sklearn(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    grades = ["CORRECT", "INCORRECT", "NOT_ATTEMPTED", "UNGRADED"]
+    first = list(rng.choice(grades[:3], size=60))
+    second = [a if rng.random() < 0.6 else str(rng.choice(grades)) for a in first]
+    assert cohen_kappa(first, second) == pytest.approx(cohen_kappa_score(first, second))
+
+
+def test_kappa_is_none_when_chance_agreement_is_total() -> None:
+    assert cohen_kappa(["CORRECT"] * 4, ["CORRECT"] * 4) is None
+
+
+def test_progress_bar_keeps_json_output_clean(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    path.write_text(path.read_text(encoding="utf-8") * 3, encoding="utf-8")  # 30 cases: the bar is drawn
+    result = audit_json(capsys, str(path), "--judge", "local")
+    assert result["n"] == 30 and result["agreement"] == pytest.approx(0.6) and len(judge.calls) == 30

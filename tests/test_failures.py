@@ -1,0 +1,248 @@
+"""Failures are never silent: exit status, re-grading, post-step errors, resume identity, baseline,
+bad rows. Runs the `factprobe` CLI on scripted models (and the OpenAI backend on a closed port)."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+import factprobe.eval.cli as cli
+from factprobe.agents.models.base import ModelError
+from factprobe.agents.models.openai_backend import OpenAIModel
+from factprobe.eval.config import RESUME_EXEMPT, RunConfig
+from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, redact
+from factprobe.eval.post_steps import PostStep, PostStepInput
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Grade, Question
+from tests.fakes import ScriptedModel, failing, last_user
+
+QUESTIONS = [
+    Question(id="paris", question="Which city is the capital of France?", answer="Paris", category="geography"),
+    Question(id="rome", question="Which city is the capital of Italy?", answer="Rome", category="geography"),
+    Question(id="boom", question="Which question makes the model fail?", answer="None", category="test"),
+    Question(id="gold", question="What is the chemical symbol for gold?", answer="Au", category="science"),
+]
+FAKE_KEY = "sk-proj-Zx81fakeKeyForTests00000000"
+
+
+def answer_script(messages, params) -> str:
+    text = last_user(messages)
+    if "fail" in text:
+        raise ModelError(f"401 Incorrect API key provided: {FAKE_KEY}")
+    if "France" in text:
+        return "Answer: Paris\nConfidence: 90"
+    if "Italy" in text:
+        return "Answer: Milan\nConfidence: 40"
+    return "Answer: I don't know\nConfidence: 10"
+
+
+@pytest.fixture
+def dataset_file(tmp_path: Path) -> Path:
+    path = tmp_path / "questions.jsonl"
+    path.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, ScriptedModel]:
+    """`--model` and `--judge` specs resolve to scripted models by name (`judge` → the judge)."""
+    table = {"local": ScriptedModel(answer_script), "judge": ScriptedModel(failing("judge offline"), "judge")}
+    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: table[spec])
+    return table
+
+
+def run_cli(*args: str) -> int:
+    return cli.main(["run", *args])
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# 1. the error-rate exit status
+
+
+def test_dead_server_exits_non_zero_and_stays_resumable(tmp_path, dataset_file, monkeypatch, capsys) -> None:
+    url = f"http://127.0.0.1:{closed_port()}/v1"
+    monkeypatch.setattr(cli, "load_model",
+                        lambda spec, **kwargs: OpenAIModel("x", base_url=url, timeout=5.0, max_retries=0))
+    out = tmp_path / "run"
+    started = time.perf_counter()
+    code = run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    elapsed = time.perf_counter() - started
+    assert code == EXIT_TOO_MANY_ERRORS and code not in (0, 2)
+    assert elapsed < 30
+    err = capsys.readouterr().err
+    assert "4 of 4 rows are ERROR (100.0%)" in err and "--max-error-rate 5.0%" in err
+    assert "4× ModelError: openai:x at " in err and "Connection error" in err
+    assert json.loads((out / "summary.json").read_text())["strategies"]["vanilla"]["errors"] == 4
+    assert run_cli("--resume", "--out", str(out)) == EXIT_TOO_MANY_ERRORS
+    assert len(RunDir(out).read_results()) == 8          # every ERROR row was tried again
+
+
+def test_error_rate_limit_and_redacted_messages(tmp_path, dataset_file, models, capsys) -> None:
+    out = tmp_path / "run"
+    assert run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out)) \
+        == EXIT_TOO_MANY_ERRORS                           # 1 of 4 = 25% > the default 5%
+    err = capsys.readouterr().err
+    assert "1 of 4 rows are ERROR (25.0%)" in err and "1× ModelError: 401 Incorrect API key" in err
+    assert FAKE_KEY not in err and "[redacted]" in err
+    assert run_cli("--resume", "--out", str(out), "--max-error-rate", "0.25") == 0   # exactly at the limit
+    with pytest.raises(SystemExit) as refused:                # argparse's usage error
+        run_cli("--dataset", f"jsonl:{dataset_file}", "--out", str(tmp_path / "r2"), "--max-error-rate", "1.5")
+    assert refused.value.code == 2 and "--max-error-rate: 1.5 is not between 0 and 1" in capsys.readouterr().err
+
+
+def test_redact_hides_keys_and_keeps_plain_messages() -> None:
+    assert redact("key sk-ant-api03-abcdefghij1234 and Bearer abc.def-123456 and ?key=AIzaXYZ&x") == \
+        "key [redacted] and Bearer [redacted] and ?key=[redacted]&x"
+    assert redact("ModelError: openai:x at http://127.0.0.1:8000/v1: timeout") == \
+        "ModelError: openai:x at http://127.0.0.1:8000/v1: timeout"
+
+
+# 2. --resume re-grades UNGRADED rows from their stored answers
+
+
+def test_resume_regrades_ungraded_rows_without_asking_the_model(tmp_path, dataset_file, models) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--judge", "judge",
+            "--out", str(out), "--max-error-rate", "1")
+    first = RunDir(out).latest()
+    assert first[("paris", "vanilla", 0)].grade is Grade.UNGRADED
+    assert "judge call failed: judge offline" in first[("paris", "vanilla", 0)].grade_note
+    answer_calls = len(models["local"].calls)
+    models["judge"].script = lambda messages, params: "The answer names the gold city.\nGrade: CORRECT"
+    assert run_cli("--resume", "--out", str(out), "--max-error-rate", "1") == 0
+    # only the ERROR row is asked again; the three UNGRADED answers are graded as they were stored
+    assert len(models["local"].calls) - answer_calls == 1
+    latest = RunDir(out).latest()
+    regraded = latest[("paris", "vanilla", 0)]
+    assert regraded.grade is Grade.CORRECT and regraded.answer == "Paris"
+    assert regraded.grade_note.startswith("re-graded on resume (was UNGRADED: judge call failed")
+    assert regraded.trace == first[("paris", "vanilla", 0)].trace
+    assert len(RunDir(out).read_results()) == 8         # 4 first rows, 3 re-graded, 1 re-run
+    assert json.loads((out / "summary.json").read_text())["strategies"]["vanilla"]["ungraded"] == 0
+
+
+# 3. post-step failures stay apart; a failing graph keeps its partial trace
+
+
+def test_post_step_failure_keeps_the_graded_answer_and_is_rerun_on_resume(
+        tmp_path, dataset_file, models, monkeypatch) -> None:
+    broken = {"on": True}
+
+    async def fragile(data: PostStepInput) -> dict:
+        if broken["on"]:
+            raise RuntimeError("probe exploded")
+        return {"fragile_ok": True}
+
+    real = cli.active_post_steps
+    monkeypatch.setattr(cli, "active_post_steps",
+                        lambda config: [*real(config), PostStep("fragile", fragile, lambda config: True)])
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    paris = RunDir(out).latest()[("paris", "vanilla", 0)]
+    assert paris.grade is Grade.CORRECT and paris.error is None
+    assert paris.post_step_errors == {"fragile": "RuntimeError: probe exploded"}
+    assert [step["step"] for step in paris.trace] == ["build_prompt", "generate", "parse"]
+    assert ("paris", "vanilla", 0) not in RunDir(out).done_keys()
+    broken["on"] = False
+    run_cli("--resume", "--out", str(out))
+    rerun = RunDir(out).latest()[("paris", "vanilla", 0)]
+    assert rerun.grade is Grade.CORRECT and rerun.fragile_ok is True
+    assert getattr(rerun, "post_step_errors", None) is None
+
+
+def test_failing_graph_keeps_the_trace_up_to_the_failure(tmp_path, dataset_file, models) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    boom = RunDir(out).latest()[("boom", "vanilla", 0)]
+    assert boom.grade is Grade.ERROR and "401 Incorrect API key" in boom.error
+    assert [step["step"] for step in boom.trace] == ["build_prompt"]
+
+
+# 4. resume identity: every result-changing option
+
+
+def test_resume_identity_is_every_option_but_the_exempt_ones() -> None:
+    identity = RunConfig().identity()
+    assert set(identity) == set(RunConfig.model_fields) - RESUME_EXEMPT
+    assert {"sample_temperature", "max_tokens", "baseline"} <= set(identity)
+    assert "concurrency" not in identity
+
+
+def test_resume_refuses_a_changed_sampling_temperature(tmp_path, dataset_file, models, capsys) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    capsys.readouterr()
+    assert run_cli("--resume", "--out", str(out), "--sample-temperature", "0.5") == 2
+    assert "sample_temperature" in capsys.readouterr().err
+    assert run_cli("--resume", "--out", str(out), "--concurrency", "3", "--max-error-rate", "0.3") == 0
+
+
+# 5. the baseline is fixed in the manifest
+
+
+def test_baseline_is_fixed_in_the_manifest_not_by_row_order(tmp_path, dataset_file, models, capsys) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "refusal,best_of_n", "--samples", "2",
+            "--selector", "majority", "--out", str(out), "--max-error-rate", "1")
+    assert json.loads((out / "manifest.json").read_text())["config"]["baseline"] == "refusal"
+    results = out / "results.jsonl"
+    lines = results.read_text().splitlines(keepends=True)
+    results.write_text("".join(sorted(lines, key=lambda line: '"strategy":"refusal"' in line)))
+    assert cli.main(["report", str(out)]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["baseline"] == "refusal" and set(summary["gains"]) == {"best_of_n"}
+
+
+def test_explicit_baseline_must_be_one_of_the_strategies(tmp_path, dataset_file, models, capsys) -> None:
+    base = ("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla,refusal", "--max-error-rate", "1")
+    assert run_cli(*base, "--baseline", "rag", "--out", str(tmp_path / "bad")) == 2
+    assert "--baseline rag is not one of the run's strategies (vanilla, refusal)" in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()
+    assert run_cli(*base, "--baseline", "refusal", "--out", str(tmp_path / "ok")) == 0
+    summary = json.loads((tmp_path / "ok" / "summary.json").read_text())
+    assert summary["baseline"] == "refusal" and set(summary["gains"]) == {"vanilla"}
+    assert run_cli(*base, "--out", str(tmp_path / "default")) == 0
+    assert json.loads((tmp_path / "default" / "summary.json").read_text())["baseline"] == "vanilla"
+
+
+# 6. a bad value in results.jsonl is a one-paragraph error
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("confidence", 150, "field `confidence`: Input should be less than or equal to 100 (found 150)"),
+    ("grade", "MAYBE", "field `grade`: Input should be 'CORRECT'"),
+])
+def test_bad_value_in_results_names_file_line_and_field(tmp_path, dataset_file, models, capsys,
+                                                        field, value, expected) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    results = out / "results.jsonl"
+    lines = results.read_text().splitlines()
+    row = json.loads(lines[1])
+    row[field] = value
+    lines[1] = json.dumps(row)
+    results.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    for command in (["report", str(out)], ["run", "--resume", "--out", str(out)]):
+        assert cli.main(command) == 2
+        err = capsys.readouterr().err
+        assert f"{results}, line 2: {expected}" in err
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_error_report_counts_only_the_latest_row_of_a_key(tmp_path, dataset_file, models) -> None:
+    out = tmp_path / "run"
+    run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))
+    models["local"].script = lambda messages, params: "Answer: Paris\nConfidence: 50"
+    assert run_cli("--resume", "--out", str(out)) == 0
+    report = error_report(RunDir(out).read_results())
+    assert (report.errors, report.rows, report.rate) == (0, 4, 0.0)

@@ -1,0 +1,151 @@
+"""The rule grader on every answer shape SimpleQA's rules cover (examples written for these tests)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from factprobe.eval.grading.base import HedgingPolicy
+from factprobe.eval.grading.rules import RuleGrader, matches_gold
+from factprobe.eval.schema import Grade, Question
+
+CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon",
+                   aliases=["Lisboa"])
+LAKE = Question(id="c2", question="On the shore of which lake does the town of Jinja stand?",
+                answer="Lake Victoria")
+STATE = Question(id="c3", question="Which US state is the Badlands park in?", answer="Dakota")
+MUSEUM = Question(id="c4", question="In which city is the Van Gogh Museum?", answer="In Amsterdam.")
+PRIZE = Question(id="c5", question="Which award did the novel win in 2003?", answer="Booker Prize Award")
+PARK = Question(id="c6", question="Which landmark in San Francisco opened in 1871?", answer="Golden Gate Park")
+VOLCANO = Question(id="c7", question="Which mountain erupted in 1980 in Washington state?", answer="St. Helens")
+NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfish?", answer=None,
+                     answerable=False)
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    # The gold, said in many ways.
+    (CAPITAL, "Lisbon", Grade.CORRECT),
+    (CAPITAL, "It is Lisbon.", Grade.CORRECT),
+    (CAPITAL, "Lisboa", Grade.CORRECT),                          # an alias
+    (CAPITAL, "Lisbonn", Grade.CORRECT),                         # a one-letter typo
+    (CAPITAL, "Lisbon, not Porto", Grade.CORRECT),               # a denied wrong entity is fine
+    (CAPITAL, "Porto? No, actually it is Lisbon.", Grade.CORRECT),
+    (LAKE, "Victoria", Grade.CORRECT),                           # "lake" is implied by the question
+    (MUSEUM, "Amsterdam", Grade.CORRECT),                        # the gold's leading preposition
+    (PRIZE, "The Booker Prize", Grade.CORRECT),                  # "award" is implied
+    (VOLCANO, "Mount St. Helens", Grade.CORRECT),                # a type word beside an untyped gold
+    # Over-credit shapes: the gold's words are there, the answer is still wrong.
+    (CAPITAL, "Either Porto or Lisbon", Grade.INCORRECT),
+    (CAPITAL, "Lisbon or maybe Coimbra", Grade.INCORRECT),
+    (CAPITAL, "Lisbon and Porto", Grade.INCORRECT),
+    (CAPITAL, "Not Lisbon; it is Porto.", Grade.INCORRECT),
+    (CAPITAL, "It isn't Lisbon", Grade.INCORRECT),
+    (CAPITAL, "Lisbon? No, it's Porto.", Grade.INCORRECT),
+    (STATE, "North Dakota", Grade.INCORRECT),                    # another entity containing the gold
+    (PARK, "Golden Gate Bridge", Grade.INCORRECT),
+    (PRIZE, "Pulitzer Prize", Grade.INCORRECT),
+    # Wrong answers, plain or hedged.
+    (CAPITAL, "Porto", Grade.INCORRECT),
+    (CAPITAL, "I think it is Porto", Grade.INCORRECT),
+    (CAPITAL, "I'm not sure. Maybe Porto?", Grade.INCORRECT),    # refusal then a wrong guess
+    (CAPITAL, "I can't recall exactly, perhaps Porto", Grade.INCORRECT),
+    # Refusals in several phrasings.
+    (CAPITAL, "I don't know.", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "I can't recall that", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "I don't have that information", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "I'm unable to answer that", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "Sorry, I can't help with it", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "I would need to look that up.", Grade.NOT_ATTEMPTED),
+    (CAPITAL, "", Grade.NOT_ATTEMPTED),
+    (CAPITAL, None, Grade.NOT_ATTEMPTED),
+    # Unanswerable questions: a refusal is not attempted, any claim is incorrect.
+    (NO_ANSWER, "I have no idea", Grade.NOT_ATTEMPTED),
+    (NO_ANSWER, "There is no record of such a goldfish.", Grade.NOT_ATTEMPTED),
+    (NO_ANSWER, "Bubbles", Grade.INCORRECT),
+    (NO_ANSWER, "I'm not certain, but maybe Bubbles", Grade.INCORRECT),
+])
+def test_rule_grades_each_shape(question: Question, answer: str | None, grade: Grade) -> None:
+    assert RuleGrader().grade_sync(question, answer).grade is grade
+
+
+@pytest.mark.parametrize("answer", [
+    "It is the coastal city on the Tagus estuary where the famous trams run uphill",
+    "the westernmost capital on the continent, with many hills and old tiled facades",
+])
+def test_free_paraphrase_is_ungraded_with_a_reason(answer: str) -> None:
+    outcome = RuleGrader().grade_sync(CAPITAL, answer)
+    assert outcome.grade is Grade.UNGRADED
+    assert outcome.note and outcome.note.startswith("undecided:")
+
+
+def test_partial_name_is_ungraded_not_guessed() -> None:
+    question = Question(id="t1", question="What is the title of the band's last album?", answer="Silver Morning Tide")
+    outcome = RuleGrader().grade_sync(question, "Morning Tide")
+    assert outcome.grade is Grade.UNGRADED
+    assert "missing: silver" in (outcome.note or "")
+
+
+@pytest.mark.parametrize("answer", [
+    "Probably Lisbon",
+    "I'm not sure, but I think it's Lisbon.",
+    "Lisbon is my best guess",
+])
+def test_hedging_policy_decides_hedged_correct_answers(answer: str) -> None:
+    accepted = RuleGrader(HedgingPolicy.ACCEPT).grade_sync(CAPITAL, answer)
+    penalized = RuleGrader(HedgingPolicy.PENALIZE).grade_sync(CAPITAL, answer)
+    assert accepted.grade is Grade.CORRECT and "policy: accept" in (accepted.note or "")
+    assert penalized.grade is Grade.INCORRECT and "policy: penalize" in (penalized.note or "")
+
+
+def test_unhedged_correct_answer_is_correct_under_both_policies() -> None:
+    for policy in HedgingPolicy:
+        assert RuleGrader(policy).grade_sync(CAPITAL, "Lisbon.").grade is Grade.CORRECT
+
+
+def test_notes_name_the_rule_that_decided() -> None:
+    grader = RuleGrader()
+    assert "several candidates" in (grader.grade_sync(CAPITAL, "Porto or Lisbon").note or "")
+    assert "negates the gold" in (grader.grade_sync(CAPITAL, "Not Lisbon.").note or "")
+    assert "different entity" in (grader.grade_sync(STATE, "South Dakota").note or "")
+    assert grader.grade_sync(CAPITAL, "I don't know").note == "refusal"
+
+
+def test_async_grade_and_description() -> None:
+    grader = RuleGrader(HedgingPolicy.PENALIZE)
+    assert asyncio.run(grader.grade(CAPITAL, "Lisbon")).grade is Grade.CORRECT
+    assert grader.name == "rules"
+    assert grader.describe() == {"grader": "rules", "hedging": "penalize"}
+
+
+@pytest.mark.parametrize("answer, golds, expected", [
+    ("Lisbon", ["Lisbon"], True),
+    ("lisboa", ["Lisbon", "Lisboa"], True),
+    ("Porto or Lisbon", ["Lisbon"], False),
+    ("North Dakota", ["Dakota"], False),
+    ("I don't know", ["Lisbon"], False),
+])
+def test_matches_gold_without_question(answer: str, golds: list[str], expected: bool) -> None:
+    assert matches_gold(answer, golds) is expected
+
+
+FILM = Question(id="f1", question="Which film opened the festival?", answer="Night Harbour")
+MISSION = Question(id="m1", question="Which mission returned the first samples?", answer="Luna 16")
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    (FILM, "Night Harbour: The Return", Grade.INCORRECT),          # a longer title
+    (FILM, "Night Harbour II", Grade.INCORRECT),                   # a sequel glued to the gold
+    (FILM, "Answer: Night Harbour", Grade.CORRECT),
+    (MISSION, "Luna 20", Grade.INCORRECT),                         # another number in the name
+    (MISSION, "Luna", Grade.UNGRADED),                             # part of the name
+])
+def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+def test_vague_description_is_ungraded() -> None:
+    outcome = RuleGrader().grade_sync(CAPITAL, "a port city in southern Europe")
+    assert outcome.grade is Grade.UNGRADED
+    assert "vague description" in (outcome.note or "")

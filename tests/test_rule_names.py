@@ -1,0 +1,53 @@
+"""Person names: surname only, middle names and titles optional, initials, typos, other people."""
+
+from __future__ import annotations
+
+import pytest
+
+from factprobe.eval.grading.names import is_person_question, looks_like_name, name_parts
+from factprobe.eval.grading.rules import RuleGrader
+from factprobe.eval.schema import Grade, Question
+
+DISCOVERER = Question(id="p1", question="Who discovered the comet?", answer="Caroline Lucretia Herschel")
+AUTHOR = Question(id="p2", question="Which author wrote the detective series?", answer="P. D. James")
+SPOUSE = Question(id="p3", question="What was the name of Pierre Curie's wife?", answer="Marie Curie")
+PAIR = Question(id="p4", question="Who were the two founders of the company?", answer="Ada Lind and Otto Brandt")
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    (DISCOVERER, "Herschel", Grade.CORRECT),                       # surname only
+    (DISCOVERER, "Caroline Herschel", Grade.CORRECT),              # middle name dropped
+    (DISCOVERER, "Dr. Caroline Herschel", Grade.CORRECT),          # title added
+    (DISCOVERER, "C. L. Herschel", Grade.CORRECT),                 # initials
+    (DISCOVERER, "Caroline Hershel", Grade.CORRECT),               # a small typo
+    (DISCOVERER, "caroline herschel", Grade.CORRECT),
+    (DISCOVERER, "The comet was found by the astronomer Caroline Herschel.", Grade.CORRECT),
+    (DISCOVERER, "William Herschel", Grade.INCORRECT),             # same surname, another person
+    (DISCOVERER, "Charles Messier", Grade.INCORRECT),
+    (DISCOVERER, "Caroline Herschel or William Herschel", Grade.INCORRECT),
+    (DISCOVERER, "William Herschel and Caroline Herschel", Grade.INCORRECT),
+    (AUTHOR, "Phyllis Dorothy James", Grade.CORRECT),              # initials in the gold
+    (AUTHOR, "James", Grade.CORRECT),
+    (AUTHOR, "Henry James", Grade.INCORRECT),
+    (SPOUSE, "Marie", Grade.CORRECT),                              # the surname is in the question
+    (SPOUSE, "Marie Sklodowska Curie", Grade.CORRECT),             # an added middle name
+    (SPOUSE, "Pierre Curie", Grade.INCORRECT),                     # the question's own person
+    (PAIR, "Otto Brandt and Ada Lind", Grade.CORRECT),             # a list in another order
+    (PAIR, "Ada Lind", Grade.INCORRECT),                           # misses one
+    (PAIR, "Ada Lind, Otto Brandt and Eva Sand", Grade.INCORRECT), # adds one
+])
+def test_person_names(question: Question, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+def test_first_name_only_without_context_is_ungraded() -> None:
+    outcome = RuleGrader().grade_sync(DISCOVERER, "Caroline")
+    assert outcome.grade is Grade.UNGRADED
+    assert "first name" in (outcome.note or "")
+
+
+def test_name_helpers() -> None:
+    assert name_parts("Sir Ludwig van Beethoven") == ["ludwig", "beethoven"]
+    assert looks_like_name("Ludwig van Beethoven") and not looks_like_name("Apollo 11")
+    assert is_person_question("Who painted it?") and not is_person_question("Where is the lake?")
