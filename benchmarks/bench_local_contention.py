@@ -23,6 +23,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -34,7 +35,7 @@ from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.sample import load_sample
 
-QUESTIONS = 12
+QUESTIONS = 20
 ALL_CORES_QUESTIONS = 2
 CONTENTION_TARGET = 2.0
 RAW_TARGET = 1.1
@@ -53,14 +54,12 @@ def busy_process() -> Iterator[None]:
         process.wait()
 
 
-def raw_llama(n_threads: int) -> Any:
+def raw_llama(path: Path, n_ctx: int, n_threads: int) -> Any:
     """A plain llama-cpp-python context with the settings LocalModel uses (no prompt cache)."""
     from llama_cpp import Llama
 
-    from factprobe.agents.models.local import LocalModel, embedded_model_path
-
-    return Llama(model_path=str(embedded_model_path()), n_ctx=LocalModel().n_ctx, n_threads=n_threads,
-                 n_threads_batch=n_threads, verbose=False)
+    return Llama(model_path=str(path), n_ctx=n_ctx, n_threads=n_threads, n_threads_batch=n_threads,
+                 verbose=False)
 
 
 def raw_call(llama: Any, messages: list[Message], params: GenerationParams) -> None:
@@ -75,7 +74,7 @@ def measure_setting(questions: list[str], params: GenerationParams, all_cores: i
     from factprobe.agents.models.local import LocalModel
 
     model = LocalModel()
-    raw = raw_llama(model.n_threads)
+    raw = raw_llama(model.path, model.n_ctx, model.n_threads)
     warm = answer_messages("")
     model.warm_up(warm)
     raw.create_chat_completion(messages=warm, max_tokens=1, temperature=0.0)
@@ -94,7 +93,7 @@ def measure_setting(questions: list[str], params: GenerationParams, all_cores: i
 
     asyncio.run(interleaved())
     if all_cores > model.n_threads:
-        crowded = raw_llama(all_cores)
+        crowded = raw_llama(model.path, model.n_ctx, all_cores)
         crowded.create_chat_completion(messages=warm, max_tokens=1, temperature=0.0)
         for question in questions[:ALL_CORES_QUESTIONS]:
             started = time.perf_counter()

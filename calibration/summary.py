@@ -6,7 +6,8 @@
   `confidence_latency_s_mean`, `confidence_tokens_mean`, and `confidence_cost_ratio` /
   `confidence_tokens_ratio` (its compute time / tokens over the strategy's own).
 - `calibration[name][method]`: every metric of `calibration.metrics.calibration_metrics`, the
-  bootstrap CIs (`ece_ci` percentile, `ece_debiased_ci` basic, `auroc_ci` percentile), and the row counts of `calibration.rows.calibration_set`.
+  bootstrap CIs (`ece_ci` percentile, `ece_debiased_ci` basic, `auroc_ci` percentile), and the
+  row counts of `calibration.rows.calibration_set`.
 - `reliability[name]`: ten equal-width right-closed bins of the verbal confidence.
 The bootstrap is seeded with the run's seed from the manifest (0 without one).
 """

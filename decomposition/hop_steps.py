@@ -7,14 +7,14 @@ the probe is closed-book: it measures the model's per-hop knowledge, which does 
 strategy, so the request depends only on (question, hop, repeat), every such strategy sends
 identical messages and parameters, and the response cache answers all but the first.
 
-A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retrieves`) is probed with its retrieval, so that "final
-right, hop wrong" compares like with like: each probe retrieves for its sub-question the way the
-strategy does, with the run's `--retriever` and `--top-k` over the question's corpus — a
-decomposing strategy (`decompose+rag`) searches the sub-question itself, as its hops do; any other
-extracts the sub-question's entities (`--entities`) and builds the queries as the retrieval step
-before the strategy does (retrieval.node) — and the passages go into the vanilla prompt. The
-probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the queries and
-the retrieval latency.
+A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retrieves`) is probed
+with its retrieval, so that "final right, hop wrong" compares like with like: each probe retrieves
+for its sub-question the way the strategy does, with the run's `--retriever` and `--top-k` over the
+question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
+its hops do; any other extracts the sub-question's entities (the run's entity method, the model by default) and builds the queries as
+the retrieval step before the strategy does (retrieval.node) — and the passages go into the vanilla
+prompt. The probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the
+queries and the retrieval latency.
 
 Probe calls (retrieval and entity extraction included) are measurement: they stay out of the
 row's latency, tokens and call count and are recorded in each probe entry instead. A probe whose

@@ -26,7 +26,7 @@ import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean, ratio
 from factprobe.eval.schema import Grade, Result
-from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_score
+from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
@@ -64,7 +64,7 @@ def grade_counts(grade: Grade) -> list[int]:
 def column_f_scores(totals: np.ndarray) -> np.ndarray:
     """F of every (graded, correct, attempted) column triple: totals (resamples, 3·columns) →
     (columns, resamples)."""
-    return f_score(totals[..., 1::3], totals[..., 2::3], totals[..., 0::3]).swapaxes(-1, -2)
+    return f_from_counts(totals[..., 1::3], totals[..., 2::3], totals[..., 0::3]).swapaxes(-1, -2)
 
 
 def f_intervals(rows: list[Result], width: int, grades_of: Callable[[Result], list[Grade] | None],
@@ -86,7 +86,7 @@ def f_intervals(rows: list[Result], width: int, grades_of: Callable[[Result], li
         values = bootstrap_statistics(counts.reshape(len(ids), -1), column_f_scores, n_resamples, seed)
         for column in range(width + 1):
             if counts[:, column, 0].sum():
-                low, high = np.nanpercentile(values[column], [2.5, 97.5])
+                low, high = percentile_interval(values[column])
                 intervals[column] = [float(low), float(high)]
     return {"n_questions": len(ids), "final_f_score_ci": intervals[0], "hop_f_score_cis": intervals[1:]}
 

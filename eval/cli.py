@@ -3,201 +3,43 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
-from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.agents.models.base import ModelSpecError, warm_up
-from factprobe.agents.models.registry import load_model
-from factprobe.agents.prompts import answer_messages
-from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
-from factprobe.calibration.methods import UnknownConfidenceError, check_confidence_config
+from factprobe.agents.models.base import ModelSpecError
+from factprobe.agents.plugins import PluginError, load_plugin
+from factprobe.agents.registry import DuplicateStrategyError, StrategyOptionError, UnknownStrategyError, strategies
+from factprobe.calibration.methods import UnknownConfidenceError
 from factprobe.eval.audit_command import add_audit_grader_command
-from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.errors import DatasetError
-from factprobe.eval.datasets.registry import Dataset, describe_loaders, load_dataset
-from factprobe.eval.datasets.subset import stratified_subset
+from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.describe import describe_dataset
-from factprobe.eval.grading.base import Grader, HedgingPolicy
-from factprobe.eval.grading.cascade import (GRADER_CHOICES, GraderConfigError, build_grader,
-                                            check_grader_options)
-from factprobe.eval.grading.judge_prompts import JUDGE_POLICIES
-from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, warnings
-from factprobe.eval.manifest import BaselineError, build_manifest, dataset_fingerprint, resolve_baseline
-from factprobe.eval.post_steps import active_post_steps
+from factprobe.eval.grading.cascade import GraderConfigError
+from factprobe.eval.manifest import BaselineError
+from factprobe.eval.pipeline import ConfigError, execute_run, new_config, resumed_config
 from factprobe.eval.report import write_report
 from factprobe.eval.run_dir import RunDir, RunDirError
-from factprobe.eval.runner import Runner
-from factprobe.eval.schema import Question
+from factprobe.eval.run_options import OptionError, add_run_options, explicit_options
+from factprobe.eval.sweep import SweepError
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
-               UnknownConfidenceError, BaselineError, GraderConfigError)
-DEFAULT_SAMPLE_LIMIT = 12
-
-
-class ConfigError(ValueError):
-    """Options that contradict each other or the run being resumed."""
-
-
-def comma_list(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def fraction(text: str) -> float:
-    """An argparse type: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1")
-    return value
-
-
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Run options default to SUPPRESS, so --resume can tell what the user actually typed."""
-    S = argparse.SUPPRESS
-    add = parser.add_argument
-    add("--dataset", default=S, help="`sample` (default) or LOADER:PATH; see `factprobe datasets`")
-    add("--strategies", type=comma_list, default=S, help="comma-separated; default: every strategy")
-    add("--model", default=S, help="local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL")
-    add("--judge", default=S, help="grade with this model instead of the rule grader")
-    add("--hedging", type=HedgingPolicy, choices=list(HedgingPolicy), default=S,
-        help="hedged answers containing the gold: accept (SimpleQA) or penalize (Video SimpleQA)")
-    add("--grader", choices=GRADER_CHOICES, default=S, help="rules | judge | cascade (rules, then the judge "
-        "where they are undecided); default: judge with --judge, else rules")
-    add("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES), default=S,
-        help="the judge's grading policy: simpleqa (default) | videosimpleqa | worldvqa")
-    add("--limit", type=int, default=S,
-        help=f"a stratified subset of N questions (0 = all; sample default {DEFAULT_SAMPLE_LIMIT})")
-    add("--seed", type=int, default=S)
-    add("--concurrency", type=int, default=S)
-    add("--threads", type=int, default=S,
-        help="CPU threads of the local backend (default: half the available cores, at least 1)")
-    add("--out", type=Path, default=S, help="run directory (default runs/<timestamp>)")
-    add("--repeats", type=int, default=S, help="ask every question R times")
-    add("--temperature", type=float, default=S)
-    add("--max-tokens", dest="max_tokens", type=int, default=S)
-    add("--no-cache", dest="use_cache", action="store_false", default=S,
-        help="do not read or write the response cache")
-    add("--samples", type=int, default=S, help="best_of_n: N samples")
-    add("--sample-temperature", dest="sample_temperature", type=float, default=S)
-    add("--selector", default=S, help="best_of_n: model | majority | confidence")
-    add("--rounds", type=int, default=S, help="self_refine: refinement rounds")
-    add("--retriever", default=S,
-        help="rag: bm25 (default) | dense | hybrid, each also NAME:PATH (JSONL or folder) | wikipedia | web")
-    add("--top-k", dest="top_k", type=int, default=S, help="rag: passages given to the model (default 3)")
-    add("--decomposer", default=S, help="decompose: model | gold")
-    add("--confidence", type=comma_list, default=S, help="confidence methods, comma-separated")
-    add("--consistency-samples", dest="consistency_samples", type=int, default=S)
-    add("--no-hop-probes", dest="hop_probes", action="store_false", default=S,
-        help="do not ask gold sub-questions of multi-hop questions")
-    add("--baseline", default=S, help="strategy gains are measured against (default: vanilla when it "
-        "runs, else the first strategy given); fixed in the manifest")
-    add("--max-error-rate", dest="max_error_rate", type=fraction, default=S,
-        help="exit with status 3 when more than this share of rows are ERROR (default 0.05)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
-
-
-def resolve_config(args: argparse.Namespace) -> RunConfig:
-    explicit = {key: value for key, value in vars(args).items() if key in RunConfig.model_fields}
-    if not args.resume:
-        config = RunConfig(**explicit)
-        if not config.strategies:
-            config.strategies = list(strategies())
-        if config.out is None:
-            config.out = Path("runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
-        config.baseline = resolve_baseline(config.baseline, config.strategies)
-        return config
-    if "out" not in explicit:
-        raise ConfigError("--resume needs --out DIR: the run directory to continue")
-    manifest = RunDir(explicit["out"]).read_manifest()
-    recorded = RunConfig(**manifest["config"])
-    wanted = RunConfig(**{**manifest["config"], **explicit})
-    changed = [key for key, value in wanted.identity().items() if recorded.identity()[key] != value]
-    if changed:
-        raise ConfigError(f"--resume continues the run in {explicit['out']} as it was started; "
-                          f"these options differ from its manifest: {', '.join(changed)}. "
-                          f"Start a new run with another --out instead.")
-    return wanted
-
-
-def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
-    limit = config.limit
-    if limit is None:
-        limit = DEFAULT_SAMPLE_LIMIT if dataset.name == "sample" else 0
-        config.limit = limit
-    return stratified_subset(dataset.questions, limit, config.seed) if limit else dataset.questions
-
-
-def make_grader(config: RunConfig) -> Grader:
-    """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
-    judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads) if config.judge else None
-    return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
+               UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
+               DuplicateStrategyError, SweepError, ConfigError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
-    config = resolve_config(args)
-    for name in config.strategies:
-        get_strategy(name)
-    check_confidence_config(config)
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
-    dataset = load_dataset(config.dataset)
-    run_dir = RunDir(config.out)
+    explicit = explicit_options(args)
     if args.resume:
-        manifest = run_dir.read_manifest()
-        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
-            raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
-                              f"started (its content hash differs from the manifest's); resuming would "
-                              f"mix answers to different questions. Start a new run instead.")
-        wanted = set(manifest["question_ids"])
-        questions = [q for q in dataset.questions if q.id in wanted]
-        run_dir.drop_torn_tail()
-        done = run_dir.done_keys()
-        ungraded = run_dir.ungraded_rows()
+        if "out" not in explicit:
+            raise ConfigError("--resume needs --out DIR: the run directory to continue")
+        config = resumed_config(explicit.pop("out"), explicit)
     else:
-        if run_dir.results_path.exists():
-            raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
-                              f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
-        questions = select_questions(dataset, config)
-        done, ungraded = set(), []
-    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads)
-    # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
-    warm_up(model, answer_messages(""))
-    grader = make_grader(config)
-    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console)
-    if not args.resume:
-        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
-    total = len(questions) * len(config.strategies) * config.repeats
-    console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
-                  f"strategies × {config.repeats} repeats on {model.name}; "
-                  f"{total - len(done) - len(ungraded)} to run")
-    if ungraded:
-        regraded = asyncio.run(runner.regrade_all(ungraded, questions))
-        console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
-    ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
-    console.print(f"answered {ran} (skipped {total - ran} already done)")
-    write_report(run_dir, console)
-    console.print(f"run directory: [bold]{run_dir.path}[/bold]")
-    return check_failures(run_dir, config, console)
-
-
-def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
-    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed the limit."""
-    report = error_report(run_dir.read_results())
-    for line in warnings(report, config.max_error_rate):
-        console.print(f"[yellow]warning:[/yellow] {line}")
-    if report.exceeds(config.max_error_rate):
-        print(f"factprobe: {failure_message(report, config.max_error_rate, str(run_dir.path))}",
-              file=sys.stderr)
-        return EXIT_TOO_MANY_ERRORS
-    return 0
+        config = new_config(explicit)
+    return execute_run(config, resume=args.resume, console=console)
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
@@ -249,10 +91,24 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
+    for plugin in args.plugin or []:
+        load_plugin(plugin)
     for spec in strategies().values():
         console.print(f"{spec.name:14} {spec.description}")
     console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
                   "--retriever, --top-k)")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.sweep import sweep
+
+    rows = sweep(args.grid, out=args.out, console=console)
+    failed = sorted({row["cell"] for row in rows if row.get("exit_status")})
+    if failed:
+        print(f"factprobe: {len(failed)} sweep cell(s) finished with a non-zero status: "
+              f"{', '.join(failed)}", file=sys.stderr)
+        return max(row["exit_status"] for row in rows)
     return 0
 
 
@@ -279,7 +135,13 @@ def build_parser() -> argparse.ArgumentParser:
     datasets.add_argument("--json", action="store_true")
     datasets.set_defaults(handler=cmd_datasets)
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
+    strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
+                                   help="also list the strategies this module or .py file registers")
     strategies_parser.set_defaults(handler=cmd_strategies)
+    sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
+    sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
+    sweep.add_argument("--out", type=Path, help="folder of the cells' run directories and sweep.csv")
+    sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     return parser
 
@@ -290,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     console = Console() if sys.stdout.isatty() else Console(width=160)
     try:
         return args.handler(args, console)
-    except (*USER_ERRORS, ConfigError) as exc:
+    except USER_ERRORS as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -1,64 +1,134 @@
-"""The resolved configuration of one run, recorded in the manifest and reused by --resume."""
+"""The run configuration: every option of a run, defined once.
+
+Each field carries its type, default, range, help text and whether it changes results. The CLI
+flags (factprobe.eval.run_options), the sweep keys (factprobe.eval.sweep), the manifest (the
+dumped config) and resume identity (`identity()`) are all derived from these fields, so a new
+option is one field here.
+"""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from factprobe.eval.grading.base import HedgingPolicy
 
-# Options that change no result row. Every other field is resume identity: --resume refuses to
-# change it, so a new option is protected unless it is listed here.
-RESUME_EXEMPT = frozenset({"concurrency", "out", "use_cache", "max_error_rate", "threads"})
+
+def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
+           strategy_option: bool = False, **constraints: Any) -> Any:
+    """A run option: pydantic Field plus what the CLI and resume need to know about it.
+
+    `changes_results=False` marks the few options a resumed run may change (they change no
+    result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
+    `strategy_option` marks options only some strategies read (a sweep folds cells that differ
+    only in options none of their strategies reads)."""
+    extra = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    if callable(default):
+        return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
+    return Field(default, description=help, json_schema_extra=extra, **constraints)
 
 
 class RunConfig(BaseModel):
     """Every setting of a run. Strategy options live here too, so the manifest records them all."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
-    dataset: str = "sample"
-    strategies: list[str] = Field(default_factory=list)
-    model: str = "local"
-    judge: str | None = None
-    hedging: HedgingPolicy = HedgingPolicy.ACCEPT
-    grader: Literal["rules", "judge", "cascade"] | None = None  # None: judge when `judge` is set, else rules
-    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = "simpleqa"  # the judge's grading policy
-    limit: int | None = None
-    seed: int = 0
-    concurrency: int = 1
-    threads: int | None = Field(None, ge=1)  # local backend CPU threads; None = its default rule
-    out: Path | None = None
-    repeats: int = 1
-    temperature: float = 0.0
-    max_tokens: int = 96
-    use_cache: bool = True
-    max_error_rate: float = Field(0.05, ge=0.0, le=1.0)
-    baseline: str | None = None  # resolved before the manifest is written (eval.manifest.resolve_baseline)
+    dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
+    strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
+                                   "empty: every registered strategy")
+    model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
+                        min_length=1)
+    judge: str | None = option(None, "grade with this model (same forms as --model)")
+    grader: Literal["rules", "judge", "cascade"] | None = option(
+        None, "rules | judge | cascade (rules, then the judge where they are undecided); "
+        "unset: judge with --judge, else rules")
+    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = option(
+        "simpleqa", "the judge's grading policy")
+    hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
+                                    "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
+    baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "
+                                  "it runs, else the first strategy given (fixed in the manifest)")
+    limit: int | None = option(None, "a stratified subset of N questions (0 = all; unset: 12 on "
+                               "`sample`, all elsewhere)", ge=0)
+    seed: int = option(0, "seed of sampling, subsets, shuffles and bootstrap resamples")
+    repeats: int = option(1, "ask every question R times", ge=1)
+    temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
+    max_tokens: int = option(96, "completion tokens per answer call", ge=1)
+    plugins: list[str] = option(list, "modules or .py files that register strategies (comma-separated)",
+                                flag="--plugin")
     # strategy options
-    samples: int = 4
-    sample_temperature: float = 1.0
-    selector: str = "model"
-    rounds: int = 2
-    retriever: str = "bm25"
-    top_k: int = 3
-    decomposer: str = "model"
-    confidence: list[str] = Field(default_factory=lambda: ["verbal"])
-    consistency_samples: int = 3
-    hop_probes: bool = True
+    samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
+    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",
+                                       ge=0.0, le=5.0, strategy_option=True)
+    selector: Literal["model", "majority", "confidence"] = option(
+        "model", "best_of_n: how the answer is picked", strategy_option=True)
+    rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)
+    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
+                            min_length=1, strategy_option=True)
+    top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
+    decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
+                                                  strategy_option=True)
+    confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
+                                   "(verbal, token_prob, token_prob_min, consistency, p_true)")
+    consistency_samples: int = option(3, "consistency: resamples per answer", ge=1, le=64)
+    hop_probes: bool = option(True, "ask the gold sub-questions of multi-hop questions",
+                              flag="--no-hop-probes")
+    # options that change no result row: a resumed run may change them
+    out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
+    concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
+    threads: int | None = option(None, "CPU threads of the local backend (unset: half the available "
+                                 "cores, at least 1)", ge=1, changes_results=False)
+    use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
+                             changes_results=False)
+    max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
+                                   ge=0.0, le=1.0, changes_results=False)
+
+    @field_validator("temperature", "sample_temperature")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("must be a finite number")
+        return value
+
+    @field_validator("strategies", "confidence", "plugins")
+    @classmethod
+    def _no_duplicates(cls, values: list[str]) -> list[str]:
+        values = [value.strip() for value in values]
+        if any(not value for value in values):
+            raise ValueError("names must not be empty")
+        repeated = sorted({value for value in values if values.count(value) > 1})
+        if repeated:
+            raise ValueError(f"{', '.join(repeated)} given more than once")
+        return values
+
+    @classmethod
+    def option_meta(cls, name: str) -> dict[str, Any]:
+        extra = cls.model_fields[name].json_schema_extra
+        return dict(extra) if isinstance(extra, dict) else {}
+
+    @classmethod
+    def resume_exempt(cls) -> frozenset[str]:
+        """Options that change no result row (`changes_results=False`)."""
+        return frozenset(name for name in cls.model_fields if not cls.option_meta(name)["changes_results"])
 
     def identity(self) -> dict:
-        """The settings a resumed run must share with the run it continues."""
+        """The settings a resumed run must share with the run it continues: every option that
+        changes results."""
         data = self.model_dump(mode="json")
-        return {key: value for key, value in data.items() if key not in RESUME_EXEMPT}
+        exempt = self.resume_exempt()
+        return {key: value for key, value in data.items() if key not in exempt}
 
     def strategy_options(self) -> dict:
         """Options passed to every strategy graph builder."""
         data = self.model_dump(mode="json")
-        options = {key: data[key] for key in ("samples", "sample_temperature", "selector", "rounds",
-                                              "retriever", "top_k", "decomposer")}
+        options = {name: data[name] for name in type(self).model_fields if self.option_meta(name)["strategy_option"]}
         # Token logprobs cost time on the local backend: ask for them only when a method reads them.
         options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
         return options
+
+
+STRATEGY_OPTIONS = tuple(name for name in RunConfig.model_fields if RunConfig.option_meta(name)["strategy_option"])
+RESUME_EXEMPT = RunConfig.resume_exempt()

@@ -26,12 +26,14 @@ class RunFailed(RuntimeError):
         self.run = run
 
 
-def run_config(config: RunConfig, resume: bool = False, console: Console | None = None,
-               plugins: list[str] | None = None) -> int:
-    """Run `config` through the CLI's pipeline; returns its exit status."""
-    from factprobe.eval.pipeline import execute_run
+def run_config(config: RunConfig, resume: bool = False, console: Console | None = None) -> int:
+    """Run `config` through the CLI's pipeline; returns its exit status. With `resume`, the run in
+    `config.out` is continued after checking that `config` matches its manifest."""
+    from factprobe.eval.pipeline import execute_run, resumed_config
 
-    return execute_run(config, resume=resume, console=console or Console(), plugins=plugins)
+    if resume:
+        config = resumed_config(Path(config.out), config.model_dump(exclude_unset=True, exclude={"out"}))
+    return execute_run(config, resume=resume, console=console or Console())
 
 
 def _config(dataset: str, strategies: list[str] | str | None, model: str, limit: int | None,
@@ -48,11 +50,11 @@ def _config(dataset: str, strategies: list[str] | str | None, model: str, limit:
 
 def run(dataset: str = "sample", strategies: list[str] | str | None = None, model: str = "local",
         limit: int | None = None, out: str | Path | None = None, *, resume: bool = False,
-        quiet: bool = False, plugins: list[str] | None = None, **options: Any) -> Run:
+        quiet: bool = False, **options: Any) -> Run:
     """Run strategies over a dataset exactly as `factprobe run` does and return the `Run`.
 
     `options` are any `factprobe run` options by their config name (`repeats=3`, `samples=8`,
-    `confidence=["verbal", "token_prob"]`, `judge="openai:gpt-4o-mini"`, …). `resume=True`
+    `confidence=["verbal", "token_prob"]`, `plugins=["my_strategies.py"]`, …). `resume=True`
     continues the run in `out`. `quiet=True` prints nothing (no progress bars, no tables).
     Raises RunFailed when the run exits non-zero; bad options raise pydantic's ValidationError.
     Inside a running event loop (Jupyter), use `await factprobe.arun(...)`.
@@ -73,7 +75,9 @@ def run(dataset: str = "sample", strategies: list[str] | str | None = None, mode
     else:
         config = _config(dataset, strategies, model, limit, out, options)
     console = Console(quiet=True) if quiet else Console()
-    status = run_config(config, resume=resume, console=console, plugins=plugins)
+    from factprobe.eval.pipeline import execute_run
+
+    status = execute_run(config, resume=resume, console=console)
     handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None
     if status != 0:
         raise RunFailed(f"the run in {config.out} finished with status {status}", status, handle)

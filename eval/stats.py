@@ -25,12 +25,18 @@ hypothesis that the two strategies are interchangeable on every question, swappi
 on a question (all of its repeats together) leaves the distribution of the data unchanged; the
 p-value is the share of relabellings whose |statistic| is at least the observed one. With at most
 `n_flips` possible relabellings (2^questions) all are enumerated and the p is exact; otherwise
-`n_flips` random relabellings give the Monte Carlo p = (1 + hits) / (1 + n_flips), which never
-understates the exact p in expectation (Phipson & Smyth 2010). For a difference of means (Δaccuracy)
+`n_flips` random relabellings give the Monte Carlo p = (1 + hits) / (1 + n_flips), which is
+itself a valid p-value, P(p ≤ α) ≤ α (Phipson & Smyth 2010). For a difference of means (Δaccuracy)
 the test is also asymptotically valid under the weaker null "equal expected accuracy", because the
 relabelling variance matches the sampling variance; for ΔF the same holds to first order (F is a
-smooth ratio of totals). With one repeat and the accuracy statistic, the sign-flip test is the
-Monte Carlo version of exact McNemar, which `mcnemar_exact` computes exactly.
+smooth ratio of totals). tests/test_stats_coverage.py measures both at n = 200 questions, R = 3
+correlated repeats, with strategies that differ but have ΔF = 0 (or Δaccuracy = 0). With one
+repeat and the accuracy statistic, the sign-flip test is the Monte Carlo version of exact
+McNemar, which `mcnemar_exact` computes exactly.
+
+Written with numpy rather than scipy.stats.bootstrap / permutation_test: those resample single
+observations, not clusters, and one call handles one data set, where the simulation tests need
+thousands at once (leading axes of `counts`).
 """
 
 from __future__ import annotations
@@ -49,9 +55,9 @@ P_METHOD = "cluster_sign_flip"
 # Columns of a question's counts.
 PAIRS, A_CORRECT, A_ATTEMPTED, B_CORRECT, B_ATTEMPTED = range(5)
 SWAPPED = np.array([PAIRS, B_CORRECT, B_ATTEMPTED, A_CORRECT, A_ATTEMPTED])
-BLOCK_CELLS = 2_000_000   # resamples × questions per block, to bound memory
+BLOCK_CELLS = 4_000_000   # numbers per block of resamples, to bound memory
 
-# statistic(totals): totals has shape (..., 5) (the column sums); returns shape (...).
+# statistic(totals): totals has shape (..., k) (the column sums of the counts); returns shape (...).
 TotalsStatistic = Callable[[np.ndarray], np.ndarray]
 
 
@@ -71,7 +77,7 @@ def cluster_counts(question_ids: Sequence[str], a: np.ndarray, b: np.ndarray) ->
                      for c in columns], axis=-1)
 
 
-def f_score(correct: np.ndarray, attempted: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+def f_from_counts(correct: np.ndarray, attempted: np.ndarray, pairs: np.ndarray) -> np.ndarray:
     """SimpleQA F = 2·correct / (pairs + attempted): 0 when nothing is correct, NaN without pairs."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(pairs > 0, 2 * correct / (pairs + attempted), np.nan)
@@ -80,8 +86,8 @@ def f_score(correct: np.ndarray, attempted: np.ndarray, pairs: np.ndarray) -> np
 def f_delta(totals: np.ndarray) -> np.ndarray:
     """F(a) − F(b) from count totals (..., 5)."""
     t = np.asarray(totals, dtype=float)
-    return (f_score(t[..., A_CORRECT], t[..., A_ATTEMPTED], t[..., PAIRS])
-            - f_score(t[..., B_CORRECT], t[..., B_ATTEMPTED], t[..., PAIRS]))
+    return (f_from_counts(t[..., A_CORRECT], t[..., A_ATTEMPTED], t[..., PAIRS])
+            - f_from_counts(t[..., B_CORRECT], t[..., B_ATTEMPTED], t[..., PAIRS]))
 
 
 def accuracy_delta(totals: np.ndarray) -> np.ndarray:
@@ -91,38 +97,54 @@ def accuracy_delta(totals: np.ndarray) -> np.ndarray:
         return np.where(t[..., PAIRS] > 0, (t[..., A_CORRECT] - t[..., B_CORRECT]) / t[..., PAIRS], np.nan)
 
 
-def _block_size(n_clusters: int) -> int:
-    return max(1, BLOCK_CELLS // max(n_clusters, 1))
+def _block_size(counts: np.ndarray) -> int:
+    """Resamples (or relabellings) per block, so that a block's weights and sums stay ~4M numbers."""
+    n, width = counts.shape[-2], counts[..., 0, :].size
+    return max(1, BLOCK_CELLS // max(n, width))
+
+
+def weighted_sums(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Σ_q weights[r, q]·counts[..., q, :] for every row r: shape (..., rows, k), as one matrix product."""
+    n, k = counts.shape[-2:]
+    batch = counts.shape[:-2]
+    flat = np.moveaxis(counts, -2, 0).reshape(n, -1)                  # (questions, batch·k)
+    return np.moveaxis((weights @ flat).reshape(weights.shape[0], *batch, k), 0, -2)
 
 
 def bootstrap_statistics(counts: np.ndarray, statistic: TotalsStatistic,
                          n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> np.ndarray:
     """The statistic over `n_resamples` cluster-bootstrap resamples: shape (..., n_resamples).
 
-    `counts` has shape (..., questions, 5); leading axes are independent data sets that share the
+    `counts` has shape (..., questions, k); leading axes are independent data sets that share the
     same resampled question positions (so one call can bootstrap many simulated data sets).
+    A resample's weights count how often each question was drawn.
     """
     counts = np.asarray(counts, dtype=float)
     n = counts.shape[-2]
     rng = np.random.default_rng([seed, 0])
-    values, size = [], _block_size(n)
+    values, size = [], _block_size(counts)
     for start in range(0, n_resamples, size):
         block = min(size, n_resamples - start)
         drawn = rng.integers(0, n, (block, n))
         weights = np.bincount((drawn + n * np.arange(block)[:, None]).ravel(),
                               minlength=block * n).reshape(block, n).astype(float)
-        values.append(statistic(np.matmul(weights, counts)))
+        values.append(statistic(weighted_sums(weights, counts)))
     return np.concatenate(values, axis=-1)
+
+
+def percentile_interval(values: np.ndarray, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """The (1 − level)/2 and (1 + level)/2 percentiles over the last axis, NaN values left out."""
+    tail = (1 - level) / 2 * 100
+    quantile = np.nanpercentile if np.isnan(values).any() else np.percentile
+    low, high = quantile(values, [tail, 100 - tail], axis=-1)
+    return low, high
 
 
 def cluster_bootstrap_ci(counts: np.ndarray, statistic: TotalsStatistic,
                          n_resamples: int = DEFAULT_RESAMPLES, level: float = 0.95,
                          seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Percentile cluster-bootstrap interval (low, high), each of shape counts.shape[:-2]."""
-    values = bootstrap_statistics(counts, statistic, n_resamples, seed)
-    tail = (1 - level) / 2 * 100
-    low, high = np.nanpercentile(values, [tail, 100 - tail], axis=-1)
-    return low, high
+    return percentile_interval(bootstrap_statistics(counts, statistic, n_resamples, seed), level)
 
 
 def relabellings(n_clusters: int, n_flips: int = DEFAULT_FLIPS, seed: int = 0) -> tuple[np.ndarray, bool]:
@@ -146,10 +168,9 @@ def sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, n_flips: i
     flips, exhaustive = relabellings(counts.shape[-2], n_flips, seed)
     change = counts[..., SWAPPED] - counts            # what swapping a question's labels adds
     base = counts.sum(axis=-2)[..., None, :]
-    hits, size = np.zeros(observed.shape), _block_size(counts.shape[-2])
+    hits, size = np.zeros(observed.shape), _block_size(counts)
     for start in range(0, flips.shape[0], size):
-        block = flips[start:start + size]
-        null = np.abs(statistic(base + np.matmul(block, change)))
+        null = np.abs(statistic(base + weighted_sums(flips[start:start + size], change)))
         hits += np.sum(null >= observed[..., None] - 1e-12, axis=-1)
     if exhaustive:
         return hits / flips.shape[0]

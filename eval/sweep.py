@@ -20,14 +20,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.eval.config import RunConfig
+from factprobe.eval.config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.pipeline import new_config
+from factprobe.eval.run_options import OptionError
 
-STRATEGY_OPTIONS = ("samples", "sample_temperature", "selector", "rounds", "retriever", "top_k",
-                    "decomposer")
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
              "tokens_ratio")
@@ -110,11 +109,9 @@ def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]
         slug = "-".join(f"{key}={_label(value)}" for key, value in varying.items()) or "all"
         name = f"{index:03d}-{slug}"[:120].replace("/", "_").replace(":", "_")
         try:
-            config = RunConfig(**options, out=out / name)
-        except ValidationError as exc:
-            problem = exc.errors()[0]
-            field = ".".join(map(str, problem["loc"]))
-            raise SweepError(f"{source}, [sweep] {field}: {problem['msg']} (cell {name})") from None
+            config = new_config({**options, "out": out / name})
+        except OptionError as exc:
+            raise SweepError(f"{source}, [sweep] (cell {name}): {exc}") from None
         cell = Cell(name, varying, config)
         key = _folded(config)
         if key in seen:
@@ -162,7 +159,8 @@ def print_table(rows: list[dict[str, Any]], console: Console) -> None:
         return
     fixed = ("cell", "strategy")
     options = [key for key in rows[0] if key not in fixed and key not in CSV_SCORES
-               and key not in CSV_GAINS and key not in ("run_dir", "baseline")]
+               and key not in CSV_GAINS and key not in ("run_dir", "baseline", "exit_status")
+               and len({row.get(key) for row in rows}) > 1]
     table = Table(title="sweep (answerable questions; % of graded; ΔF vs each run's baseline)")
     for column in (*fixed, *options, "n", "CO", "IN", "NA", "CGA", "F", "ΔF [95% CI]", "p",
                    "time×", "tokens×", "ECE"):

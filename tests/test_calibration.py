@@ -15,6 +15,7 @@ from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, ModelError
 from factprobe.calibration.answer_span import answer_span, answer_tokens
@@ -427,7 +428,7 @@ def logprob_run(tmp_path, monkeypatch) -> tuple[Path, LogprobModel]:
     dataset = tmp_path / "questions.jsonl"
     dataset.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
     model = LogprobModel(run_script)
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     out = tmp_path / "run"
     code = cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--out", str(out),
                      "--confidence", "verbal,token_prob,consistency,p_true", "--consistency-samples", "3"])

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.eval.grading.phrases import REFUSAL_PHRASE
 from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.run_dir import RunDir
@@ -50,7 +51,7 @@ def run_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Scri
     data = tmp_path / "questions.jsonl"
     data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
     model = ScriptedModel(script)
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     out = tmp_path / "run"
     code = cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", STRATEGIES, "--samples", "4",
                      "--selector", "model", "--repeats", "2", "--out", str(out)])
@@ -125,7 +126,7 @@ def test_report_rebuilds_the_comparison_from_results_alone(run_dir) -> None:
 def test_bad_strategy_options_are_clear_errors(tmp_path, monkeypatch, capsys, option) -> None:
     data = tmp_path / "q.jsonl"
     data.write_text(QUESTIONS[0].model_dump_json() + "\n")
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: ScriptedModel(script))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))
     code = cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "best_of_n,self_refine",
                      "--out", str(tmp_path / "r"), *option])
     assert code == 2

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.registry import strategies
 from factprobe.eval.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user
@@ -57,7 +58,7 @@ def script(messages, params) -> str:
 
 
 def test_result_and_summary_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: ScriptedModel(script))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))
     data = tmp_path / "q.jsonl"
     data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS))
     out = tmp_path / "run"

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.models.cache import CachedModel, ResponseCache
 from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
 from factprobe.eval.run_dir import RunDir
@@ -83,7 +84,7 @@ def write_dataset(tmp_path: Path, questions: list[Question]) -> str:
 
 
 def use_model(monkeypatch: pytest.MonkeyPatch, model) -> None:
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
 
 
 def run(tmp_path: Path, dataset: str, *args: str, out: str = "run") -> tuple[dict, dict]:
@@ -209,7 +210,7 @@ def test_unknown_decomposer_is_a_clear_error(tmp_path, monkeypatch, capsys) -> N
     use_model(monkeypatch, ScriptedModel(make_script(PLANS)))
     code = cli.main(["run", "--dataset", write_dataset(tmp_path, [ORWELL]), "--strategies", "decompose",
                      "--decomposer", "oracle", "--out", str(tmp_path / "r")])
-    assert code == 2 and "unknown --decomposer 'oracle'" in capsys.readouterr().err
+    assert code == 2 and "--decomposer = 'oracle'" in capsys.readouterr().err
 
 
 # --- sub-QA probes and the per-hop summary ----------------------------------------------------

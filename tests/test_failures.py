@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.models.openai_backend import OpenAIModel
 from factprobe.eval.config import RESUME_EXEMPT, RunConfig
@@ -51,7 +52,7 @@ def dataset_file(tmp_path: Path) -> Path:
 def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, ScriptedModel]:
     """`--model` and `--judge` specs resolve to scripted models by name (`judge` → the judge)."""
     table = {"local": ScriptedModel(answer_script), "judge": ScriptedModel(failing("judge offline"), "judge")}
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: table[spec])
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: table[spec])
     return table
 
 
@@ -70,7 +71,7 @@ def closed_port() -> int:
 
 def test_dead_server_exits_non_zero_and_stays_resumable(tmp_path, dataset_file, monkeypatch, capsys) -> None:
     url = f"http://127.0.0.1:{closed_port()}/v1"
-    monkeypatch.setattr(cli, "load_model",
+    monkeypatch.setattr(pipeline, "load_model",
                         lambda spec, **kwargs: OpenAIModel("x", base_url=url, timeout=5.0, max_retries=0))
     out = tmp_path / "run"
     started = time.perf_counter()
@@ -94,9 +95,11 @@ def test_error_rate_limit_and_redacted_messages(tmp_path, dataset_file, models, 
     assert "1 of 4 rows are ERROR (25.0%)" in err and "1× ModelError: 401 Incorrect API key" in err
     assert FAKE_KEY not in err and "[redacted]" in err
     assert run_cli("--resume", "--out", str(out), "--max-error-rate", "0.25") == 0   # exactly at the limit
-    with pytest.raises(SystemExit) as refused:                # argparse's usage error
-        run_cli("--dataset", f"jsonl:{dataset_file}", "--out", str(tmp_path / "r2"), "--max-error-rate", "1.5")
-    assert refused.value.code == 2 and "--max-error-rate: 1.5 is not between 0 and 1" in capsys.readouterr().err
+    # checked against the option's range before any work: exit 2, the flag and value named
+    assert run_cli("--dataset", f"jsonl:{dataset_file}", "--out", str(tmp_path / "r2"),
+                   "--max-error-rate", "1.5") == 2
+    assert "--max-error-rate = 1.5: Input should be less than or equal to 1" in capsys.readouterr().err
+    assert not (tmp_path / "r2").exists()
 
 
 def test_redact_hides_keys_and_keeps_plain_messages() -> None:
@@ -142,8 +145,8 @@ def test_post_step_failure_keeps_the_graded_answer_and_is_rerun_on_resume(
             raise RuntimeError("probe exploded")
         return {"fragile_ok": True}
 
-    real = cli.active_post_steps
-    monkeypatch.setattr(cli, "active_post_steps",
+    real = pipeline.active_post_steps
+    monkeypatch.setattr(pipeline, "active_post_steps",
                         lambda config: [*real(config), PostStep("fragile", fragile, lambda config: True)])
     out = tmp_path / "run"
     run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))

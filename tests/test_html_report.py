@@ -18,11 +18,12 @@ from typing import Any
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.eval.format import pct
 from factprobe.eval.html import view
 from factprobe.eval.html.rows import script_json
 from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Passage, Question, Hop
+from factprobe.eval.schema import Grade, Hop, Passage, Question
 from factprobe.eval.summary import latest_rows
 from factprobe.retrieval import index_cache
 from tests.fakes import ScriptedModel, last_user
@@ -80,7 +81,7 @@ def make_run(root: Path, out: Path, script: Any, strategies: str = "vanilla,rag"
     dataset.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
     model = ScriptedModel(script)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+        patch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
         patch.setenv("FACTPROBE_CACHE", str(root / "cache"))
         index_cache.forget_memory()
         # In a worker thread: the runner's event loop must not meet the browser driver's.

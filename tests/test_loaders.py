@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.eval.datasets.errors import DatasetError
 from factprobe.eval.datasets.musique import natural_question
 from factprobe.eval.datasets.registry import LOADERS, Dataset, describe_loaders, load_dataset
@@ -356,7 +357,7 @@ def test_native_jsonl_checks_hop_references(tmp_path: Path) -> None:
 
 
 def test_bad_dataset_starts_no_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "Answer: x"))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "Answer: x"))
     path = write_jsonl(tmp_path / "hotpot.jsonl", [HOTPOT])
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"musique:{path}", "--strategies", "vanilla", "--out", str(out)]) == 2

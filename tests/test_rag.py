@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
 from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
@@ -148,7 +149,7 @@ CORPUS = [
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     model = ScriptedModel(reader_script)
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     return model
 
 

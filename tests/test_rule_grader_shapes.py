@@ -149,3 +149,17 @@ def test_vague_description_is_ungraded() -> None:
     outcome = RuleGrader().grade_sync(CAPITAL, "a port city in southern Europe")
     assert outcome.grade is Grade.UNGRADED
     assert "vague description" in (outcome.note or "")
+
+
+PEAK = Question(id="k1", question="What is the highest peak of the range?", answer="Mount Elbrus")
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("Elbrus", Grade.CORRECT),                   # the gold's type word may be left out
+    ("Mt. Elbrus", Grade.CORRECT),               # an abbreviated type word
+    ("Elbrus, at 5,642 m", Grade.CORRECT),
+    ("Mount Kazbek", Grade.INCORRECT),
+])
+def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(PEAK, answer)
+    assert outcome.grade is grade, outcome.note

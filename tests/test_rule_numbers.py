@@ -102,3 +102,14 @@ def test_ranges_are_found_in_either_spelling() -> None:
     assert len(find_ranges("between 12 and 15 metres")) == 1
     assert len(find_ranges("from 12-15 metres")) == 1
     assert find_ranges("12 metres and 15 floors") == []
+
+
+@pytest.mark.parametrize("gold, answer, grade", [
+    ("340 m/s", "1,224 km/h", Grade.CORRECT),                 # a speed converted between units
+    ("6.022e23", "6.022 × 10^23", Grade.CORRECT),             # scientific notation
+    ("6.022e23", "6.2e23", Grade.INCORRECT),
+    ("206", "300 at birth, 206 in adults", Grade.UNGRADED),   # two figures, one the gold's; "in" is not inches
+])
+def test_other_figure_shapes(gold: str, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(ask("What is the value?", gold), answer)
+    assert outcome.grade is grade, outcome.note

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
 from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.run_dir import RunDir
@@ -43,7 +44,7 @@ def dataset_file(tmp_path: Path) -> Path:
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     model = ScriptedModel(capital_script)
-    monkeypatch.setattr(cli, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     return model
 
 

@@ -23,7 +23,7 @@ _CLAUSE_BREAK = re.compile(
 _ABBREVIATION_DOT = re.compile(
     r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Gen|Capt|Col"
     r"|Rev|No|vs|approx|ca|c|[A-Z])\.(?=\s)")
-_OR = re.compile(r"\s*(?:\band/or\b|\bor\b|(?<=\w)\s*/\s*(?=[A-Za-z]))\s*", re.IGNORECASE)
+_OR = re.compile(r"\s*(?:\band/or\b|\bor\b)\s*", re.IGNORECASE)
 _EITHER = re.compile(r"^\s*(?:it'?s\s+|it\s+(?:is|was)\s+)?either\s+", re.IGNORECASE)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)", re.IGNORECASE)
 _SELF_CORRECTION = re.compile(r"^(?:no|nope|actually|correction|wait|i\s+mean|scratch\s+that)\b[,:!]?\s+",
@@ -88,8 +88,8 @@ def _guess_after_refusal(clause: str) -> list[str]:
             and is_hedged(piece)]
 
 
-_CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?",
-                         re.IGNORECASE)
+_CONFIDENCE = re.compile(
+    r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?", re.IGNORECASE)
 
 
 def answer_text(answer: str) -> str:

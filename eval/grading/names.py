@@ -11,6 +11,7 @@ from factprobe.eval.grading.verdict import Finding, Verdict
 TITLES = frozenset("""
 dr doctor prof professor sir dame lord lady mr mrs ms miss mx rev reverend fr father saint st jr sr
 ii iii iv king queen prince princess president general gen captain capt colonel col admiral
+madame mme madam monsieur mademoiselle herr frau senor senora don sheikh emperor empress pope sultan
 """.split())
 PARTICLES = frozenset("van von de der den da di del della du le la bin ibn al el y".split())
 _PERSON_QUESTION = re.compile(

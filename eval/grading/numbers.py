@@ -30,7 +30,7 @@ _add("length", "1000", "km", "kilometer", "kilometers", "kilometre", "kilometres
 _add("length", "0.01", "cm", "centimeter", "centimeters", "centimetre", "centimetres")
 _add("length", "0.001", "mm", "millimeter", "millimeters", "millimetre", "millimetres")
 _add("length", "0.3048", "ft", "foot", "feet")
-_add("length", "0.0254", "in", "inch", "inches")
+_add("length", "0.0254", "inch", "inches")  # not "in": "206 in adults"
 _add("length", "0.9144", "yd", "yard", "yards")
 _add("length", "1609.344", "mi", "mile", "miles")
 _add("mass", "1", "kg", "kilogram", "kilograms", "kilo", "kilos")
@@ -55,6 +55,8 @@ _add("speed", "1", "km/h", "kph", "kmh", "kilometers per hour", "kilometres per 
 _add("speed", "1.609344", "mph", "miles per hour")
 _add("speed", "3.6", "m/s", "meters per second", "metres per second")
 _add("speed", "1.852", "knot", "knots", "kn")
+_add("speed", "3600", "km/s", "kilometers per second", "kilometres per second")
+_add("speed", "5793.6384", "mi/s", "miles per second")
 _add("percent", "1", "%", "percent", "per cent", "pct")
 _add("celsius", "1", "°c", "c", "celsius", "degrees celsius", "degrees c")
 _add("fahrenheit", "1", "°f", "f", "fahrenheit", "degrees fahrenheit", "degrees f")
@@ -69,6 +71,7 @@ _MULTIPLIERS = {"k": Decimal(1000), "thousand": Decimal(1000), "million": Decima
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _NUMBER = re.compile(
     r"(?P<cur>us\$|[$€£¥])?\s?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
+    r"(?:\s?[x×*]\s?10\s?\^\s?(?P<exp>[-−]?\d+)|e(?P<exp2>[-−]?\d+)\b)?"
     r"(?:\s?(?P<mult>thousand|million|billion|trillion|mln|mn|bn|tn|k)\b)?"
     r"(?:\s?(?P<unit>" + _UNIT_ALT + r")(?![\w]))?",
     re.IGNORECASE,
@@ -131,12 +134,15 @@ def find_quantities(text: str) -> list[Quantity]:
             continue
         integer, fraction, mult = match.group("int"), match.group("frac"), match.group("mult")
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
+        exponent = match.group("exp") or match.group("exp2")
+        if exponent:
+            multiplier *= Decimal(10) ** int(exponent.replace("−", "-"))
         currency = match.group("cur")
         unit = (match.group("unit") or "").lower()
         if unit == "m" and currency:
             unit, multiplier = "", Decimal(10) ** 6
         approx = bool(APPROXIMATE.search(before[-25:]))
-        coarse = approx or multiplier != 1
+        coarse = approx or multiplier != 1 or bool(exponent)
         value = Decimal(integer.replace(",", "") + ("." + fraction if fraction else "")) * multiplier
         step = _step(integer, fraction, coarse) * multiplier
         dimension, factor = _UNITS.get(unit or (currency or "").lower(), (None, Decimal(1)))

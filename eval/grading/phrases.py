@@ -7,10 +7,12 @@ import re
 # The MM-SAP refusal option, as the protocol fixes it (protocols §6).
 REFUSAL_PHRASE = "Sorry, I can't help with it"
 
-_NOT = r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not)"
+_NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to"
+        r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not)")
 _REFUSAL = re.compile(
     r"\b(i\s+" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+)?"
-    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify|confirm|aware"
+    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify"
+    r"|confirm|aware"
     r"|have\s+(?:that|this|the|any|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
     r"|sorry,?\s+i\s+can'?t\s+help"
@@ -20,7 +22,9 @@ _REFUSAL = re.compile(
     r"|not\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
     r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
-    r"|(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|say|tell|determine)|(?:need|have)\s+to\s+(?:look\s+(?:it|that|this)\s+up|check)|need\s+more\s+(?:context|information|details)|unanswerable|search\s+elsewhere|check\s+(?:a\s+)?(?:reliable|official|another)\s+source)\b"
+    r"|(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|say|tell|determine)"
+    r"|(?:need|have)\s+to\s+(?:look\s+(?:it|that|this)\s+up|check)|need\s+more\s+(?:context|information|details)"
+    r"|unanswerable|search\s+elsewhere|check\s+(?:a\s+)?(?:reliable|official|another)\s+source)\b"
     r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain)\s*[.!]?\s*$",
     re.IGNORECASE,
 )

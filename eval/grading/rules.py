@@ -1,19 +1,25 @@
 """The deterministic rule grader, built on SimpleQA's grading rules (protocols §1).
 
 1. Empty answer, or a refusal with no guess: NOT_ATTEMPTED. A refusal or hedge followed by a guess
-   ("I'm not sure. Maybe Lyon?") grades the guess.
+   ("I'm not sure. Maybe Lyon?") grades the guess; a self-correction ("Paris? No, actually Lyon")
+   grades the correction; a stated confidence or a JSON reply's other fields are ignored.
 2. Unanswerable question: a refusal or a denial of the premise is NOT_ATTEMPTED, any claim INCORRECT.
-3. The guess is split into candidates ("Lyon or Paris", "Malia, Sasha and Susan"); each is compared
-   with the gold and its aliases by type: dates (any format; a coarser date is INCORRECT, a finer one
-   fine), figures (units converted, matched to the gold's last significant figure), person names
+3. The guess is split into candidates ("Lyon or Paris", "Paris, though Lyon is also possible",
+   "Malia, Sasha and Susan"); each is compared with the gold and its aliases by type: dates (any
+   format; a coarser date is INCORRECT, a finer one fine, a decade or century holding the gold is
+   vague), figures (units converted, matched to the gold's last significant figure), person names
    (surname alone, optional middle names and titles, initials, small typos), and other names
-   (words the question implies and leading prepositions may be left out).
+   (words the question implies, the gold's type word and a leading preposition may be left out;
+   acronyms count).
 4. Several candidates where one is wrong, a negated gold ("not Paris"), a different entity that
-   contains the gold ("North Dakota" for "Dakota"): INCORRECT.
+   contains the gold ("North Dakota" for "Dakota", "Star Wars: The Empire Strikes Back" for "Star
+   Wars"), a different number in a name ("Apollo 13"): INCORRECT.
 5. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy. An
-   approximate figure that neither confirms nor contradicts ("around 100k" for 120k) is NOT_ATTEMPTED.
-6. Where the rules cannot decide (a free paraphrase, a partial overlap, several dates of which one
-   is the gold's) the grade is UNGRADED and the note says why; the grader never guesses.
+   approximate figure, bound or range that neither confirms nor contradicts ("around 100k" for
+   120k) is NOT_ATTEMPTED.
+6. Where the rules cannot decide (a free paraphrase, a vague description, a partial overlap,
+   several dates of which one is the gold's) the grade is UNGRADED and the note, starting with
+   "undecided:", says why; the grader never guesses.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ def required_words(gold: str, question_words: set[str]) -> list[str]:
     words = [t.norm for t in tokenize(gold)]
     while words and (words[0] in _PREPOSITIONS or words[0] in ("a", "an", "the")):
         words = words[1:]
-    required = [w for w in content(words) if w not in question_words]
+    required = [w for w in content(words) if w not in question_words and w not in TYPE_WORDS]
     return required or content(words) or words
 
 
@@ -76,6 +76,23 @@ def _subtitle(claim: list[Token], end: int, known: set[str]) -> str | None:
                  if t.capitalised and t.norm not in STOPWORDS and t.norm not in known), None)
 
 
+def _glued_strangers(claim: list[Token], present: list[str], known: set[str]) -> list[str]:
+    """Capitalised words touching a gold word that are not gold ("Mount Kenya" for Mount Kilimanjaro)."""
+    strangers = []
+    for index, token in enumerate(claim):
+        if not any(same_word(token.norm, word) for word in present):
+            continue
+        for other in (index - 1, index + 1):
+            if not 0 <= other < len(claim):
+                continue
+            neighbour = claim[other]
+            touching = len((claim[max(index, other)].gap)) <= 1
+            if (touching and neighbour.capitalised and neighbour.norm.isalpha() and neighbour.norm not in STOPWORDS
+                    and neighbour.norm not in known and not any(same_word(neighbour.norm, w) for w in known)):
+                strangers.append(neighbour.text)
+    return strangers
+
+
 def acronym(words: list[Token]) -> str:
     """Initials of the capitalised words ("Food and Agriculture Organization" -> "fao")."""
     return "".join(t.norm[0] for t in words if t.capitalised and t.norm.isalpha())
@@ -121,8 +138,7 @@ def match_text(claim: list[Token], gold: str, question_words: set[str]) -> Verdi
     run = _find_run(claim, required, allowed)
     if run is None:
         present = [w for w in required if any(same_word(t.norm, w) for t in claim)]
-        strangers = [t.text for t in claim if t.capitalised and t.norm.isalpha() and t.norm not in STOPWORDS
-                     and t.norm not in question_words and not any(same_word(t.norm, w) for w in gold_words)]
+        strangers = _glued_strangers(claim, present, set(gold_words) | question_words)
         other_numbers = [t.text for t in claim if t.norm.isdigit() and t.norm not in gold_words]
         if any(w.isdigit() for w in required if w not in present) and other_numbers:
             return Verdict(Finding.CONFLICT, f"a different number in the name ({other_numbers[0]})")

@@ -23,10 +23,19 @@ believe guess sure certain well actually indeed located city town place based
 im ive id ill youre theyre hes shes thats whats theres dont doesnt didnt isnt wasnt cant
 sorry afraid unfortunately apologies apologize honestly frankly ok okay hmm definitely certainly final
 """.split())
-_ORDINALS = {word: f"{i}{'st' if i % 10 == 1 and i != 11 else 'nd' if i % 10 == 2 and i != 12 else 'rd' if i % 10 == 3 and i != 13 else 'th'}"
-             for i, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth eleventh "
-                                      "twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth "
-                                      "nineteenth twentieth".split(), start=1)}
+_ORDINAL_WORDS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
+                  "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+
+
+def _ordinal_suffix(number: int) -> str:
+    if number % 10 in (1, 2, 3) and number not in (11, 12, 13):
+        return {1: "st", 2: "nd", 3: "rd"}[number % 10]
+    return "th"
+
+
+_ORDINALS = {word: f"{i}{_ordinal_suffix(i)}" for i, word in enumerate(_ORDINAL_WORDS, start=1)}
+# Abbreviations read as the word they stand for ("Mt. Kilimanjaro").
+_ABBREVIATIONS = {"mt": "mount", "mtn": "mountain", "univ": "university", "intl": "international"}
 # Words of hedging that carry no claim ("my best guess", "if I recall").
 HEDGE_WORDS = frozenset("guess best sure certain confident recall remember seems suspect".split())
 # Type words that may stand beside a name without making it another entity ("Mount Everest").
@@ -61,7 +70,7 @@ def norm_word(word: str) -> str:
     if re.fullmatch(r"\d{1,3}(?:,\d{3})+", word):
         word = word.replace(",", "")
     word = word.replace("'", "")
-    return _ORDINALS.get(word, word)
+    return _ABBREVIATIONS.get(word, _ORDINALS.get(word, word))
 
 
 def tokenize(text: str) -> list[Token]:
