@@ -26,6 +26,7 @@ run: install
 	$(VENV)/bin/factprobe run $(RUN_ARGS)
 
 test: install-dev
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 bench: install-dev

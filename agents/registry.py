@@ -88,6 +88,15 @@ def strategies() -> dict[str, StrategySpec]:
     return dict(_STRATEGIES)
 
 
+def describes(name: str, flag: str) -> bool:
+    """A spec flag (`samples`, `offers_refusal`, `retrieves`) of strategy `name`; False for a name
+    not registered in this process (e.g. `factprobe report` on a run whose plugin is not loaded)."""
+    try:
+        return bool(getattr(get_strategy(name), flag))
+    except UnknownStrategyError:
+        return False
+
+
 def get_strategy(name: str) -> StrategySpec:
     """The strategy called `name` (or `X+rag`: retrieval, then X); a ValueError lists the known names otherwise."""
     known = strategies()

@@ -46,7 +46,7 @@ def _figure(panels: int) -> tuple[Figure, list[Any]]:
     return figure, list(axes)
 
 
-def _reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
+def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     axis.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="confidence", ylabel="accuracy", aspect="equal")
     n = data.confidence.size
@@ -82,7 +82,7 @@ def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path)
         methods = methods_in(strategy_rows)
         figure, axes = _figure(len(methods))
         for axis, method in zip(axes, methods):
-            _reliability_panel(axis, method, calibration_set(strategy_rows, method))
+            reliability_panel(axis, method, calibration_set(strategy_rows, method))
         figure.suptitle(f"Reliability: {strategy}\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
         path = out / f"reliability_{_file_name(strategy)}.png"
         save_figure(figure, path, dpi=110)

@@ -44,7 +44,12 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(args.dir)
-    run_dir.read_manifest()
+    manifest = run_dir.read_manifest()
+    for plugin in manifest.get("config", {}).get("plugins", []):
+        try:  # the specs of the run's own strategies (does it sample, offer a refusal, …)
+            load_plugin(plugin)
+        except PluginError as exc:
+            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
     write_report(run_dir, console)
     console.print(f"summary: {run_dir.summary_path}")
     return 0

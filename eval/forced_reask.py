@@ -14,19 +14,17 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.models.base import ModelError
+from factprobe.agents.registry import describes
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.eval.post_steps import PostStepInput, register_post_step
 from factprobe.eval.runner import error_text
 from factprobe.eval.schema import Grade
-from factprobe.eval.ttc import strategy_base
-
-REFUSAL_STRATEGIES = {"refusal"}
 
 
 def offers_refusal(strategy: str) -> bool:
-    """True for strategies whose prompt offers the refusal option."""
-    return strategy_base(strategy) in REFUSAL_STRATEGIES
+    """True for strategies whose prompt offers the refusal option (their spec says so)."""
+    return describes(strategy, "offers_refusal")
 
 
 @register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies))

@@ -22,6 +22,7 @@ POST_STEP_MODULES: list[str] = [
     "factprobe.eval.forced_reask",
     "factprobe.decomposition.hop_steps",
     "factprobe.calibration.post_step",
+    "factprobe.eval.video_evidence",
 ]
 
 

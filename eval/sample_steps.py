@@ -13,23 +13,28 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.models.base import ModelError
+from factprobe.agents.registry import describes
 from factprobe.agents.selection import parse_pick, selection_messages
 from factprobe.eval.config import RunConfig
 from factprobe.eval.post_steps import PostStepInput, register_post_step
 from factprobe.eval.runner import error_text
 from factprobe.eval.ttc import curve_sizes, strategy_base
 
-SAMPLED = {"best_of_n", "self_refine"}
 
 
 def runs_any(config: RunConfig, bases: set[str]) -> bool:
     return any(strategy_base(name) in bases for name in config.strategies)
 
 
-@register_post_step("grade_samples", lambda config: runs_any(config, SAMPLED))
+def samples_answers(strategy: str) -> bool:
+    """True for strategies that draw several answers (their spec says so)."""
+    return describes(strategy, "samples")
+
+
+@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies))
 async def grade_samples(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
-    if strategy_base(data.strategy) not in SAMPLED or not samples:
+    if not samples_answers(data.strategy) or not samples:
         return {}
     outcomes: dict[str | None, Any] = {}
     graded = []

@@ -74,6 +74,8 @@ class Question(BaseModel):
     passage_ids: list[str] = Field(default_factory=list)
     corpus: list[Passage] = Field(default_factory=list)
     source: str = ""
+    media_id: str | None = None
+    """The id of the video or image set the question is about (Video SimpleQA: its `date` field)."""
 
     @property
     def hop_count(self) -> int:

@@ -27,6 +27,8 @@ SECTION_MODULES = [
     "factprobe.eval.sections.grading",
     "factprobe.decomposition.sections",
     "factprobe.calibration.summary",
+    "factprobe.eval.sections.video_evidence",
+    "factprobe.eval.sections.videosimpleqa_scores",
 ]
 
 _SECTIONS: dict[str, SummarySection] = {}

@@ -257,3 +257,18 @@ def test_a_user_script_runs_its_own_strategies_on_the_embedded_model(tmp_path) -
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["rows"] == 9 and seen["strategies"] == ["always_paris", "terse", "vanilla"]
     assert seen["baseline"] == "vanilla" and "terse" in seen["gains"]
+
+
+def test_plots_draw_on_the_users_own_axes(tmp_path, dataset, scripted) -> None:
+    from matplotlib.figure import Figure
+
+    run = factprobe.run(dataset=dataset, strategies=["vanilla", "best_of_n"], out=tmp_path / "r",
+                        samples=2, selector="majority", quiet=True)
+    figure = Figure()
+    left, middle, right = figure.subplots(1, 3)
+    assert factprobe.plot_gains(run, ax=left) is left
+    assert [t.get_text() for t in left.get_yticklabels()] == ["best_of_n"]
+    assert factprobe.plot_reliability(tmp_path / "r", "vanilla", ax=middle) is middle
+    assert factprobe.plot_ttc(run, "best_of_n", ax=right).get_lines()[0].get_xdata().tolist() == [1, 2]
+    with pytest.raises(ValueError, match="no test-time-compute curve"):
+        factprobe.plot_ttc(run, "vanilla", ax=right)

@@ -107,7 +107,7 @@ def test_latency_is_the_call_alone_not_warm_up_or_waiting(contexts: list[Sleepin
     latencies = asyncio.run(two_at_once())
     elapsed = time.perf_counter() - started
     assert elapsed >= 2 * CALL_SECONDS  # calls ran one at a time ...
-    assert all(CALL_SECONDS <= latency < 1.5 * CALL_SECONDS for latency in latencies)  # ... each timed alone
+    assert all(CALL_SECONDS <= latency < 1.75 * CALL_SECONDS for latency in latencies)  # ... each timed alone
 
 
 def family_calls(context: SleepingContext, states: PrefixStates, systems: list[str]) -> None:

@@ -34,6 +34,7 @@ LOADERS: dict[str, tuple[str, str]] = {
     "kuq": ("factprobe.eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
     "fanoutqa": ("factprobe.eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
     "compceleb": ("factprobe.eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
+    "videosimpleqa": ("factprobe.eval.datasets.videosimpleqa", "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id"),
 }
 
 

@@ -26,8 +26,11 @@ _ABBREVIATION_DOT = re.compile(
 _OR = re.compile(r"\s*(?:\band/or\b|\bor\b)\s*", re.IGNORECASE)
 _EITHER = re.compile(r"^\s*(?:it'?s\s+|it\s+(?:is|was)\s+)?either\s+", re.IGNORECASE)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)", re.IGNORECASE)
-_SELF_CORRECTION = re.compile(r"^(?:no|nope|actually|correction|wait|i\s+mean|scratch\s+that)\b[,:!]?\s+",
-                              re.IGNORECASE)
+# "No, actually Lyon", "No wait, Lyon", "Actually, Lyon"; not "No human has landed there".
+_SELF_CORRECTION = re.compile(
+    r"^(?:(?:no|nope)\s*[,:!]\s*|(?:no|nope)\s+(?=(?:wait|actually|i\s+mean|sorry)\b))"
+    r"(?:(?:wait|actually|i\s+mean|sorry)\b[,:!]?\s*)?"
+    r"|^(?:actually|correction|wait|i\s+mean|scratch\s+that)\b[,:!]?\s+", re.IGNORECASE)
 # A later clause that offers another candidate ("though Lyon is also possible", "some sources say Lyon").
 _ALTERNATIVE = re.compile(
     r"\b(?:also\s+(?:possible|likely|plausible)|could\s+also\s+be|might\s+also\s+be|may\s+also\s+be"
@@ -82,10 +85,15 @@ def split_list(text: str) -> list[str]:
 
 
 def _guess_after_refusal(clause: str) -> list[str]:
-    """Comma-separated pieces of a refusal clause that are a guess ("I can't recall, maybe Lyon")."""
+    """Comma-separated pieces of a refusal clause that are a guess.
+
+    A hedged piece after the refusal ("I can't recall, maybe Lyon") or any piece before it
+    ("Lyon or Paris, I'm not sure which").
+    """
     pieces = [piece.strip() for piece in re.split(r",\s*|\s+so\s+", clause)]
-    return [piece for piece in pieces[1:] if piece and not is_refusal(piece) and _meaningful(piece)
-            and is_hedged(piece)]
+    first_refusal = next((i for i, piece in enumerate(pieces) if is_refusal(piece)), 0)
+    return [piece for i, piece in enumerate(pieces) if i != first_refusal and piece and not is_refusal(piece)
+            and _meaningful(piece) and (i < first_refusal or is_hedged(piece))]
 
 
 _CONFIDENCE = re.compile(

@@ -14,7 +14,7 @@ from factprobe.eval.grading.names import is_person_question, looks_like_name, ma
 from factprobe.eval.grading.numbers import (Quantity, Relation, find_quantities, find_ranges, gold_quantity, relate,
                                            unit_asked)
 from factprobe.eval.grading.text_match import ACRONYM_REASON, match_text
-from factprobe.eval.grading.tokens import tokenize
+from factprobe.eval.grading.tokens import names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
 
 _PLACE_QUESTION = re.compile(r"\b(where|city|town|village|country|place|located|born|headquarter\w*|capital"
@@ -63,15 +63,26 @@ def _compare_dates(claim: str, gold: DateValue, question: str) -> Verdict:
     if DateRelation.MATCH in relations:
         return Verdict(Finding.UNDECIDED, "states several dates, one of them the gold's")
     if relations[0] is DateRelation.COARSER:
-        return Verdict(Finding.CONFLICT, "date less precise than the gold (granularity)")
+        return Verdict(Finding.CONFLICT, "date less precise than the gold (granularity)", partial=True)
     return Verdict(Finding.CONFLICT, "states a different date")
+
+
+def _no_figure(claim: str, kind: str) -> Verdict:
+    """A claim with no figure or date for a gold that is one.
+
+    Prose that names nothing ("Many people lost their lives", "That was decades ago") neither
+    confirms nor contradicts the gold: vague. A claim that names something is left to the caller.
+    """
+    if re.search(r"\d", spelled_to_digits(claim)) or names_in(claim):
+        return Verdict(Finding.UNDECIDED, f"states no {kind}")
+    return Verdict(Finding.VAGUE, f"states no {kind}, only a vague description")
 
 
 def _compare_period(claim: str, gold: DateValue) -> Verdict:
     """A decade or century: vague when it holds the gold's year, wrong when it does not."""
     periods = find_periods(claim)
     if not periods or gold.year is None:
-        return Verdict(Finding.UNDECIDED, "states no date")
+        return _no_figure(claim, "date")
     if all(first <= gold.year <= last for first, last in periods):
         return Verdict(Finding.VAGUE, "names a period that holds the gold date but does not pin it down")
     return Verdict(Finding.CONFLICT, "names a period that excludes the gold date")
@@ -119,7 +130,9 @@ def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
         return ranged
     quantities = _relevant_quantities(claim, gold, question)
     if not quantities:
-        return Verdict(Finding.UNDECIDED, "states no comparable figure")
+        if find_quantities(claim):
+            return Verdict(Finding.UNDECIDED, "states no comparable figure")
+        return _no_figure(claim, "figure")
     relations = [relate(gold, quantity) for quantity in quantities]
     spelled = spelled_to_digits(claim)
     if any(r is Relation.MATCH and negated_span(spelled, q.start, q.end) for q, r in zip(quantities, relations)):
@@ -133,7 +146,7 @@ def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
     if relation is Relation.BOUND_OK or (relation is Relation.COARSER and first.approximate):
         return Verdict(Finding.VAGUE, "approximate figure that neither confirms nor contradicts the gold")
     if relation is Relation.COARSER:
-        return Verdict(Finding.CONFLICT, "figure less precise than the gold's last significant figure")
+        return Verdict(Finding.CONFLICT, "figure less precise than the gold's last significant figure", partial=True)
     return Verdict(Finding.CONFLICT, f"states a different figure ({first.text})")
 
 
@@ -148,7 +161,7 @@ def _compare_list(claim: str, items: list[str], question: str) -> Verdict:
     if extra and len(stated) > 1:
         return Verdict(Finding.CONFLICT, f"list adds an item not in the gold ({extra[0]})")
     if len(missing) < len(items):
-        return Verdict(Finding.CONFLICT, f"list misses an item of the gold ({missing[0]})")
+        return Verdict(Finding.CONFLICT, f"list misses an item of the gold ({missing[0]})", partial=True)
     return Verdict(Finding.ABSENT, "states none of the gold list")
 
 

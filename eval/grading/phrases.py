@@ -8,24 +8,40 @@ import re
 REFUSAL_PHRASE = "Sorry, I can't help with it"
 
 _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to"
-        r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not)")
+        r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not|won'?t|will\s+not"
+        r"|would\s*n[o']?t|wouldn'?t)")
 _REFUSAL = re.compile(
-    r"\b(i\s+" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+)?"
+    r"\b(i\s*" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
     r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify"
-    r"|confirm|aware"
+    r"|confirm|aware|guess|speculate"
     r"|have\s+(?:that|this|the|any|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
     r"|sorry,?\s+i\s+can'?t\s+help"
     r"|no\s+(?:one|body)\s+(?:knows|can\s+know)"
     r"|(?:is|are|remains?)\s+(?:unknown|not\s+known|unclear|uncertain)"
-    r"|cannot\s+be\s+(?:known|determined|answered)"
+    r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
     r"|not\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
     r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
-    r"|(?:impossible|not\s+possible|no\s+way)\s+to\s+(?:know|say|tell|determine)"
+    r"|(?:impossible|not\s+possible|no\s+way|hard|difficult)\s+to\s+(?:know|say|tell|determine)"
     r"|(?:need|have)\s+to\s+(?:look\s+(?:it|that|this)\s+up|check)|need\s+more\s+(?:context|information|details)"
-    r"|unanswerable|search\s+elsewhere|check\s+(?:a\s+)?(?:reliable|official|another)\s+source)\b"
-    r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain)\s*[.!]?\s*$",
+    r"|unanswerable|search\s+elsewhere|check\s+(?:a\s+)?(?:reliable|official|another)\s+source"
+    # "beyond what I can answer", "outside my knowledge", "my knowledge doesn't cover this"
+    r"|beyond\s+what\s+i\s+(?:can|could|know)|(?:outside|beyond)\s+(?:of\s+)?(?:the\s+scope\s+of\s+)?my\s+"
+    r"(?:knowledge|training|expertise)"
+    r"|(?:knowledge|training(?:\s+data)?|memory)\s+(?:does\s*n[o']?t|doesn'?t|did\s*n[o']?t|didn'?t)\s+"
+    r"(?:cover|include|extend|contain)"
+    # "I'd rather not guess", "I'd prefer not to say"
+    r"|(?:rather|prefer)\s+not\s+(?:to\s+)?(?:guess|say|speculate|answer)|only\s+be\s+guessing"
+    # "not sure which", "not sure about the other": the rest is not known
+    r"|not\s+(?:sure|certain)\s+(?:about\s+the\s+(?:other|rest)|which|who|of\s+the\s+(?:other|rest))"
+    # sending the asker elsewhere: "you may want to check an encyclopedia", "I suggest consulting a reference"
+    r"|(?:want|need|wish)\s+to\s+(?:check|consult|look\s+(?:it\s+|this\s+|that\s+)?up|search|verify)"
+    r"|(?:suggest|recommend)\s+(?:checking|consulting|looking|searching|verifying)"
+    r"|(?:check|consult)\s+(?:a|an|the)\s+(?:\w+\s+)?(?:encyclopa?edia|reference|dictionary|atlas|database)"
+    r"|from\s+memory\s+alone)\b"
+    r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
+    r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 _HEDGE = re.compile(
@@ -36,8 +52,20 @@ _HEDGE = re.compile(
 )
 # "There is no such person", "it never happened": the answer rejects the question's premise.
 _PREMISE_DENIAL = re.compile(
-    r"\b(there\s+(?:is|was|are|were)\s+no\b|no\s+such\b|(?:does|did)\s*(?:n[o']?t|n't)\s+(?:exist|have\s+any|happen)"
-    r"|never\s+(?:existed|happened|had\s+any)|the\s+premise|false\s+premise|not\s+a\s+real)",
+    r"\b(there\s*(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been))\s+(?:no|not|never|only)\b"
+    r"|no\s+such\b|(?:does|did|do)\s*(?:n[o']?t|n't)\s+(?:exist|have\s+any|happen)"
+    r"|never\s+(?:existed|happened|had\s+any)|the\s+premise|false\s+premise|not\s+a\s+real"
+    # "Antarctica has no capital", "Jupiter has no cities"
+    r"|(?:has|have|had)\s+(?:no|never)\b"
+    # "it hasn't happened yet", "has not yet taken place", "is yet to be held"
+    r"|(?:has|have|had)\s*(?:n[o']?t|n't)\s+(?:yet\s+)?(?:happened|occurred|taken\s+place|been\s+\w+)"
+    r"|(?:is|are)\s+yet\s+to\b|(?:has|have)\s+not\s+happened|in\s+the\s+future"
+    # "no human has landed there", "nobody ever did", "they never met", "no record of that"
+    r"|^\s*(?:no|none|nobody|no\s+one)\s+(?:\w+\s+){0,2}?(?:has|have|had|was|were|is|are|did|ever)\b"
+    r"|\bnever\s+(?!mind)\w+"
+    r"|no\s+(?:\w+\s+)?(?:record|records|evidence|documentation|account|accounts)\b"
+    r"|(?:is|are|was|were)\s*(?:n[o']?t|n't)\s+(?:recorded|documented|known)\b"
+    r"|(?:isn'?t|aren'?t|wasn'?t|weren'?t)\s+(?:recorded|documented|known)\b)",
     re.IGNORECASE,
 )
 # Words before a mention that deny it ("not Paris", "rather than Paris").

@@ -29,6 +29,9 @@ import re
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.claims import Reading, read_answer
 from factprobe.eval.grading.compare import compare_claim, question_words
+from factprobe.eval.grading.dates import find_periods, gold_date
+from factprobe.eval.grading.descriptions import describe
+from factprobe.eval.grading.numbers import gold_quantity
 from factprobe.eval.grading.phrases import is_hedged, is_refusal
 from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
@@ -36,10 +39,9 @@ from factprobe.eval.schema import Grade, Question
 
 __all__ = ["RuleGrader", "matches_gold", "is_hedged", "is_refusal"]
 
-# "a city in Europe", "somewhere near the coast": a description, not a named answer.
-_VAGUE_DESCRIPTION = re.compile(
-    r"^\s*(?:(?:it'?s|it\s+(?:is|was)|probably|maybe|perhaps)\s+)?(?:(?:a|an|some|one\s+of\s+the)\s+(?:\w+\s+){0,2}?"
-    r"(?:in|near|on|from|of|at)\s+|somewhere\b)", re.IGNORECASE)
+# "One of the Brontë sisters": a group that holds the gold, not the gold itself.
+_ONE_OF = re.compile(r"^\s*(?:(?:it\s+(?:is|was)|it'?s|probably|maybe|perhaps)\s+)?one\s+of\s+(?:the|his|her|their)\b",
+                     re.IGNORECASE)
 _SHORT_CLAIM = 5  # new content words up to which a claim naming something else is a wrong answer
 
 
@@ -73,8 +75,6 @@ def _new_words(text: str, question: str) -> tuple[list[str], list[str]]:
 def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[Grade, str]:
     """A claim that states nothing of the gold: a wrong entity, a non-answer, or a paraphrase."""
     words, names = _new_words(reading.guess, question)
-    if _VAGUE_DESCRIPTION.match(reading.guess):
-        return Grade.UNGRADED, "undecided: a vague description, neither the gold nor clearly another answer"
     if names and len(words) <= _SHORT_CLAIM:
         return Grade.INCORRECT, f"names something else ({' '.join(names[:3])})"
     if names and not reading.refused:
@@ -86,6 +86,17 @@ def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[
     if len(words) <= 3:
         return Grade.INCORRECT, f"gives a different answer ({' '.join(words) or reading.guess})"
     return Grade.UNGRADED, f"undecided: free paraphrase, {verdict.reason}"
+
+
+def _description_outcome(reading: Reading, question: str) -> tuple[Grade, str] | None:
+    """A guess that describes the answer instead of naming it ("A famous Russian novelist")."""
+    description = describe(reading.guess, question)
+    if description is None:
+        return None
+    if reading.refused or not description.names:
+        return Grade.NOT_ATTEMPTED, "describes the answer without naming it (vague)"
+    return Grade.UNGRADED, (f"undecided: a vague description naming {' '.join(description.names[:3])}, "
+                            "neither the gold nor clearly another answer")
 
 
 def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:
@@ -121,10 +132,22 @@ class RuleGrader:
         if not reading.has_guess:
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal" if reading.refused else "no answer given")
         verdict = _grade_candidates(reading.candidates, golds, question.question)
-        return self._from_verdict(verdict, reading, question.question)
+        valued = any(gold_date(gold) is not None or gold_quantity(gold) is not None or find_periods(gold)
+                     for gold in golds)
+        return self._from_verdict(verdict, reading, question.question, valued)
 
-    def _from_verdict(self, verdict: Verdict, reading: Reading, question: str) -> GradeOutcome:
+    def _from_verdict(self, verdict: Verdict, reading: Reading, question: str, valued: bool) -> GradeOutcome:
+        """The grade for a verdict; `valued`: the gold is a date or a figure, compared by value."""
         hedged = reading.hedged or reading.refused
+        if verdict.finding is Finding.MATCH and _ONE_OF.match(reading.guess):
+            verdict = Verdict(Finding.CONFLICT, "names a group that holds the gold, not the gold itself",
+                              partial=True)
+        if verdict.partial and reading.refused:
+            return self._outcome(Grade.NOT_ATTEMPTED, f"{verdict.reason}, and says it does not know the rest")
+        if verdict.finding is not Finding.MATCH and not verdict.reason.startswith("negates") and not valued:
+            described = _description_outcome(reading, question)
+            if described is not None:
+                return self._outcome(*described)
         if verdict.finding is Finding.MATCH:
             if hedged and self.hedging is HedgingPolicy.PENALIZE:
                 return self._outcome(Grade.INCORRECT, f"{verdict.reason}; hedged answer (policy: penalize)")

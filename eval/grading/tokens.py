@@ -105,3 +105,31 @@ def same_word(answer_word: str, gold_word: str, *, allow_typo: bool = True) -> b
     longest = max(len(answer_word), len(gold_word))
     allowed = 2 if longest >= 11 else 1 if longest >= 5 else 0
     return 0 < typo_distance(answer_word, gold_word) <= allowed
+
+
+# Words of quantity or degree that open vague prose ("Several; he was productive", "Hundreds of …").
+VAGUE_WORDS = frozenset("""
+several many few numerous countless various lots plenty hundreds thousands millions billions dozens scores
+extremely quite rather fairly very pretty somewhat roughly large small huge big little long short
+""".split())
+
+
+def names_in(text: str) -> list[str]:
+    """Capitalised words of the text that look like names, not sentence openers.
+
+    A capitalised word opening a sentence counts only when the sentence is that one word or the
+    next word is capitalised too ("Brazil.", "New Delhi is…"), so "Many people died" names nothing.
+    """
+    tokens = tokenize(text)
+    found: list[str] = []
+    for index, token in enumerate(tokens):
+        if not token.capitalised or not token.norm.isalpha() or token.norm in STOPWORDS or token.norm in VAGUE_WORDS:
+            continue
+        opener = index == 0 or bool(re.search(r"[.!?;:]\s*$", token.gap))
+        if opener:
+            following = tokens[index + 1] if index + 1 < len(tokens) else None
+            ends = following is None or bool(re.search(r"[.!?;:]", following.gap))
+            if not ends and not following.capitalised:
+                continue
+        found.append(token.text)
+    return found

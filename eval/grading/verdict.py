@@ -18,10 +18,16 @@ class Finding(str, Enum):
 
 @dataclass(frozen=True)
 class Verdict:
-    """A finding and the reason the grader records in its note."""
+    """A finding and the reason the grader records in its note.
+
+    `partial`: the claim agrees with the gold as far as it goes but states less (a year for a full
+    date, one item of a two-item list, a name without its qualifier). Alone that is INCORRECT
+    (granularity); beside an admission that the rest is unknown it is NOT_ATTEMPTED (SimpleQA).
+    """
 
     finding: Finding
     reason: str
+    partial: bool = False
 
 
 # Which verdict wins when a claim is compared with the gold and each alias.

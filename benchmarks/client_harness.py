@@ -1,0 +1,112 @@
+"""Side-by-side client measurements against the stand-in server: factprobe vs a raw AsyncOpenAI loop.
+
+Each client runs as its own process; wall time is from launch to exit, CPU is that process's
+user + system time (`os.wait4`), and time to first request is from launch to the first request
+the server saw. `measure_clients` does a whole session: raw loop, factprobe cold (empty cache),
+warm (same cache, new run directory) and `--resume` of the finished cold run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.chat_server import ChatServer
+from benchmarks.raw_client import MODEL
+
+CONCURRENCY = 64
+
+
+@dataclass
+class ProcessCost:
+    """What one client process cost, and when it first reached the server (None: never)."""
+
+    wall_s: float
+    cpu_s: float
+    first_request_s: float | None
+    requests: int
+    status: int
+
+
+@dataclass
+class ClientFigures:
+    questions: int
+    raw: ProcessCost
+    cold: ProcessCost
+    warm: ProcessCost
+    resume: ProcessCost
+
+    @property
+    def wall_ratio(self) -> float:
+        return self.cold.wall_s / self.raw.wall_s
+
+    @property
+    def warm_speedup(self) -> float:
+        return self.cold.wall_s / self.warm.wall_s
+
+
+def write_dataset(folder: Path, count: int) -> Path:
+    """A native-schema JSONL dataset of `count` distinct single-hop questions."""
+    path = folder / "questions.jsonl"
+    with path.open("w", encoding="utf-8") as handle:
+        for number in range(count):
+            record = {"id": f"q{number:06d}", "question": f"Which city is landmark number {number} in?",
+                      "answer": "Paris", "category": ("geography", "history", "art")[number % 3]}
+            handle.write(json.dumps(record) + "\n")
+    return path
+
+
+def write_conversations(dataset: Path, folder: Path) -> Path:
+    """The vanilla strategy's messages for every question, for the raw loop to send."""
+    from factprobe.agents.strategies.vanilla import vanilla_messages
+
+    questions = [json.loads(line)["question"] for line in dataset.read_text(encoding="utf-8").splitlines()]
+    path = folder / "conversations.json"
+    path.write_text(json.dumps([vanilla_messages(question) for question in questions]), encoding="utf-8")
+    return path
+
+
+def run_process(command: list[str], server: ChatServer, env: dict[str, str], log: Path) -> ProcessCost:
+    """Run `command` to its end; its own wall time, CPU time and time to the server's first request."""
+    server.reset()
+    with log.open("w", encoding="utf-8") as errors:
+        started = time.time()
+        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.time() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    stats = server.stats()
+    first = None if stats["first_at"] is None else stats["first_at"] - started
+    if process.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {log.read_text()[-2000:]}")
+    return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode)
+
+
+def factprobe_command(server: ChatServer, dataset: Path, out: Path, resume: bool = False) -> list[str]:
+    command = [sys.executable, "-m", "factprobe.eval.cli", "run", "--out", str(out)]
+    if resume:
+        return command + ["--resume"]
+    return command + ["--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--limit", "0",
+                      "--model", f"openai:{MODEL}@{server.base_url}", "--no-hop-probes",
+                      "--grader", "rules", "--concurrency", str(CONCURRENCY)]
+
+
+def measure_clients(folder: Path, questions: int, delay_s: float = 0.02) -> ClientFigures:
+    """One session of every client measurement over `questions` generated questions."""
+    dataset = write_dataset(folder, questions)
+    conversations = write_conversations(dataset, folder)
+    env = {**os.environ, "FACTPROBE_CACHE": str(folder / "cache"), "COLUMNS": "160"}
+    with ChatServer(delay_s) as server:
+        raw = run_process([sys.executable, "-m", "benchmarks.raw_client", server.base_url, str(conversations),
+                           str(CONCURRENCY)], server, env, folder / "raw.log")
+        cold_out = folder / "cold"
+        cold = run_process(factprobe_command(server, dataset, cold_out), server, env, folder / "cold.log")
+        warm = run_process(factprobe_command(server, dataset, folder / "warm"), server, env, folder / "warm.log")
+        resume = run_process(factprobe_command(server, dataset, cold_out, resume=True), server, env,
+                             folder / "resume.log")
+    return ClientFigures(questions, raw, cold, warm, resume)

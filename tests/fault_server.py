@@ -1,0 +1,150 @@
+"""A fault-injecting OpenAI-compatible server on 127.0.0.1, for the fault and kill/resume tests.
+
+`FaultServer(["429", "ok"])` answers chat completions by the listed modes in order, the last one
+forever; `/v1/models` lists the one served model. Every request is counted. Modes:
+
+- `ok`: a well-formed reply (`reply` text, default "Paris")
+- `429`: rate limited, with `Retry-After: 1`
+- `500`, `503`: server errors (short `retry-after-ms`, so tests stay fast)
+- `reset`: the connection is closed without a response
+- `garbage`: status 200 with a body that is not JSON
+- `empty`: a well-formed reply whose content is ""
+- `oversized`: a 1 MB reply that claims 300,000 completion tokens
+- `trickle`: a well-formed reply sent one byte every 0.5 s
+- `hang`: the request is read and never answered
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SERVED_MODEL = "fake-model"
+TRICKLE_INTERVAL_S = 0.5
+
+
+def completion_body(text: str, completion_tokens: int | None = None) -> bytes:
+    tokens = len(text.split()) if completion_tokens is None else completion_tokens
+    return json.dumps({
+        "id": "chatcmpl-fault", "object": "chat.completion", "created": 1700000000,
+        "model": SERVED_MODEL,
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": tokens, "total_tokens": 10 + tokens},
+    }).encode()
+
+
+class FaultServer:
+    """Serves `modes` in order (the last one forever) and counts the chat requests it got."""
+
+    def __init__(self, modes: list[str], reply: str = "Paris", models: bool = True) -> None:
+        self.modes = list(modes)
+        self.reply = reply
+        self.models = models
+        self.requests = 0
+        self.model_requests = 0
+        self.released = threading.Event()
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                with server._lock:
+                    server.model_requests += 1
+                if not server.models or not self.path.endswith("/models"):
+                    self._send(404, b'{"error": {"message": "not found"}}')
+                    return
+                self._send(200, json.dumps({"object": "list", "data": [
+                    {"id": SERVED_MODEL, "object": "model", "owned_by": "tests"}]}).encode())
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                with server._lock:
+                    server.requests += 1
+                    mode = server.modes.pop(0) if len(server.modes) > 1 else server.modes[0]
+                server.serve(self, mode)
+
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                for name, value in {"content-type": "application/json", **(headers or {})}.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.handler = Handler
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.block_on_close = False
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def serve(self, handler: BaseHTTPRequestHandler, mode: str) -> None:
+        send = handler._send  # type: ignore[attr-defined]
+        if mode == "ok":
+            send(200, completion_body(self.reply))
+        elif mode == "429":
+            send(429, b'{"error": {"message": "rate limited", "type": "requests"}}', {"retry-after": "1"})
+        elif mode in ("500", "503"):
+            send(int(mode), b'{"error": {"message": "server error"}}', {"retry-after-ms": "10"})
+        elif mode == "reset":
+            handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            handler.close_connection = True
+            handler.connection.close()
+        elif mode == "garbage":
+            send(200, b"<html>this is not json{")
+        elif mode == "empty":
+            send(200, completion_body("", 0))
+        elif mode == "oversized":
+            send(200, completion_body("word " * 200_000, 300_000))
+        elif mode == "trickle":
+            body = completion_body(self.reply)
+            handler.send_response(200)
+            handler.send_header("content-type", "application/json")
+            handler.send_header("content-length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.flush()
+            for byte in body:
+                if self.released.wait(TRICKLE_INTERVAL_S):
+                    return
+                try:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                except OSError:
+                    return
+        elif mode == "hang":
+            self.released.wait()
+        else:
+            raise ValueError(f"unknown fault mode {mode!r}")
+
+    def __enter__(self) -> FaultServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+def wait_for_port(url: str, timeout_s: float = 5.0) -> None:
+    """Block until the server at `url` accepts connections."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, int(port)), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(url)
