@@ -12,7 +12,7 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 
@@ -23,15 +23,28 @@ class PluginError(ValueError):
     """A plugin that cannot be found or fails while it is imported."""
 
 
+def _load_point(point: EntryPoint) -> None:
+    try:
+        point.load()
+    except Exception as exc:  # a third-party package's bug must name the package
+        owner = point.dist.name if point.dist else "an installed package"
+        raise PluginError(f"the strategy entry point {point.name!r} = {point.value!r} of {owner} "
+                          f"failed to import: {type(exc).__name__}: {exc}") from exc
+
+
 def load_entry_points() -> None:
     """Import every module declared in the `factprobe.strategies` entry-point group."""
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        try:
-            point.load()
-        except Exception as exc:  # a third-party package's bug must name the package
-            owner = point.dist.name if point.dist else "an installed package"
-            raise PluginError(f"the strategy entry point {point.name!r} = {point.value!r} of {owner} "
-                              f"failed to import: {type(exc).__name__}: {exc}") from exc
+        _load_point(point)
+
+
+def load_entry_point(name: str) -> bool:
+    """Import only the modules the entry points called `name` declare (a run needs only its own
+    strategies, and some pull in heavy libraries); False when no entry point has that name."""
+    points = entry_points(group=ENTRY_POINT_GROUP, name=name)
+    for point in points:
+        _load_point(point)
+    return bool(points)
 
 
 def _import_file(path: Path) -> ModuleType:

@@ -26,6 +26,12 @@ VANILLA_USER = "{question_block}"
 REFUSAL_USER = ("{question_block}\n\nIf you do not know the answer, write exactly "
                 "\"Sorry, I can't help with it\" as your answer. " + ANSWER_FORMAT)
 
+# Input settings (factprobe.eval.media.modality): a line before the question, in every call a
+# strategy makes, saying what accompanies it.
+MEDIA_NOTE = ("The {count} attached images show what the question is about (a video's frames are "
+              "in playback order).")
+CAPTION_NOTE = "Description of the video or image the question is about: {caption}"
+
 # best_of_n with `--selector model`: the model picks the best of its numbered samples.
 SELECT_SYSTEM = "You judge answers to factual questions."
 SELECT_USER = ("{question_block}\n\nCandidate answers:\n{candidates}\n\n"

@@ -66,8 +66,8 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`.
 
     The graph reads and writes `factprobe.agents.state.QAState`; see README "Your own strategies"."""
-    if not name or "+" in name or "," in name or name != name.strip():
-        raise ValueError(f"strategy name {name!r}: use a non-empty name without '+', ',' or spaces")
+    if not name or any(mark in name for mark in "+,@") or name != name.strip():
+        raise ValueError(f"strategy name {name!r}: use a non-empty name without '+', ',', '@' or spaces")
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
         register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads))
@@ -80,6 +80,16 @@ def _load_all() -> None:
     from factprobe.agents.plugins import load_entry_points
 
     load_entry_points()
+
+
+def _registered_with(name: str) -> dict[str, StrategySpec]:
+    """The registry after importing what registers `name`: its own entry point when one has that
+    name, every entry point otherwise."""
+    from factprobe.agents.plugins import load_entry_point
+
+    if name not in _STRATEGIES and not (load_entry_point(name) and name in _STRATEGIES):
+        _load_all()
+    return dict(_STRATEGIES)
 
 
 def strategies() -> dict[str, StrategySpec]:
@@ -98,9 +108,17 @@ def describes(name: str, flag: str) -> bool:
 
 
 def get_strategy(name: str) -> StrategySpec:
-    """The strategy called `name` (or `X+rag`: retrieval, then X); a ValueError lists the known names otherwise."""
-    known = strategies()
+    """The strategy called `name` (or `X+rag`: retrieval, then X; `X@SETTING`: X in an input setting,
+    see factprobe.eval.media.modality); a ValueError lists the known names otherwise."""
+    if "@" in name:
+        from factprobe.eval.media.modality import UnknownSettingError, split_variant
+
+        try:
+            return get_strategy(split_variant(name)[0])
+        except UnknownSettingError as exc:
+            raise UnknownStrategyError(str(exc)) from None
     base = name.removesuffix("+rag")
+    known = _registered_with(name if name in _STRATEGIES or base == name else base)
     if name not in known and base != name and base in known and base != "rag":
         from factprobe.retrieval.node import rag_composition
 

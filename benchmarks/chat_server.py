@@ -1,9 +1,9 @@
 """A stand-in OpenAI-compatible server on 127.0.0.1 for benchmarks and tests.
 
 `POST /v1/chat/completions` waits a fixed delay, then answers a fixed short reply with usage
-numbers. `GET /stats` tells how many requests arrived and when the first one did (wall clock,
-`time.time()`), so a benchmark can time a client from its process start to its first request;
-`POST /stats/reset` starts the count again. Run it as a process with `ChatServer`, which reads the
+numbers. `GET /v1/models` lists one model, `bench`. `GET /stats` tells how many requests arrived
+and when the first one did (wall clock, `time.time()`), so a benchmark can time a client from its
+process start to its first request; `POST /stats/reset` starts the count again. Run it as a process with `ChatServer`, which reads the
 port the server bound from its first line of output.
 """
 
@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from aiohttp import web
 
 REPLY = "Answer: Paris\nConfidence: 80"
+SERVED_MODEL = "bench"
 
 
 @dataclass
@@ -50,6 +51,10 @@ def make_app(delay_s: float, reply: str = REPLY) -> web.Application:
             "usage": {"prompt_tokens": 120, "completion_tokens": 9, "total_tokens": 129},
         })
 
+    async def models(_: web.Request) -> web.Response:
+        return web.json_response({"object": "list", "data": [{"id": SERVED_MODEL, "object": "model",
+                                                              "created": 0, "owned_by": "bench"}]})
+
     async def stats(_: web.Request) -> web.Response:
         return web.json_response({"requests": counters.requests, "first_at": counters.first_at,
                                   "models": counters.models})
@@ -60,6 +65,7 @@ def make_app(delay_s: float, reply: str = REPLY) -> web.Application:
 
     app = web.Application()
     app.router.add_post("/v1/chat/completions", completions)
+    app.router.add_get("/v1/models", models)
     app.router.add_get("/stats", stats)
     app.router.add_post("/stats/reset", reset)
     return app

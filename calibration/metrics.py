@@ -35,7 +35,6 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from scipy.stats import rankdata
 
 N_BINS = 10
 BOOTSTRAP_RESAMPLES = 1000
@@ -185,6 +184,8 @@ def auroc(confidence: Any, correct: Any) -> float | None:
     negatives = conf.size - positives
     if not positives or not negatives:
         return None
+    from scipy.stats import rankdata  # scipy.stats takes about a second to import
+
     ranks = rankdata(conf)
     u = ranks[right].sum() - positives * (positives + 1) / 2.0
     return float(u / (positives * negatives))
@@ -257,6 +258,8 @@ def batched_ece_debiased_squared(confidence: np.ndarray, correct: np.ndarray) ->
 
 def batched_auroc(confidence: np.ndarray, correct: np.ndarray) -> np.ndarray:
     """AUROC (Mann–Whitney, ties one half) for each row of 2-D arrays; NaN where a row has one class."""
+    from scipy.stats import rankdata  # scipy.stats takes about a second to import
+
     ranks = rankdata(confidence, axis=1)
     positives = correct.sum(axis=1).astype(float)
     pairs = positives * (confidence.shape[1] - positives)

@@ -25,7 +25,8 @@ def calibration_table(summary: dict[str, Any], console: Console) -> None:
     calibration = summary.get("calibration") or {}
     if not calibration:
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, title="Calibration: CORRECT vs INCORRECT, answerable questions, raw confidences",
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+                  title="Calibration: CORRECT vs INCORRECT, answerable questions, raw confidences",
                   caption="cov: share of eligible rows with a value; ECE over ten (lo, hi] bins, plug-in "
                           "(biased up by sampling noise); dECE: debiased calibration error (Kumar et al. "
                           "2019, ℓ2, signed root; ≤ 0: no error detectable); ECE/dECE/MCE/over in %, with "

@@ -11,9 +11,9 @@ A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retri
 with its retrieval, so that "final right, hop wrong" compares like with like: each probe retrieves
 for its sub-question the way the strategy does, with the run's `--retriever` and `--top-k` over the
 question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
-its hops do; any other extracts the sub-question's entities (the run's entity method, the model by default) and builds the queries as
-the retrieval step before the strategy does (retrieval.node) — and the passages go into the vanilla
-prompt. The probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the
+its hops do; any other extracts the sub-question's entities (the run's entity method, the model by
+default) and builds the queries as the retrieval step before the strategy does (retrieval.node) —
+and the passages go into the vanilla prompt. The probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the
 queries and the retrieval latency.
 
 Probe calls (retrieval and entity extraction included) are measurement: they stay out of the

@@ -25,6 +25,7 @@ from factprobe.eval.report import write_report
 from factprobe.eval.run_dir import RunDir, RunDirError
 from factprobe.eval.run_options import OptionError, add_run_options, explicit_options
 from factprobe.eval.sweep import SweepError
+from factprobe.eval.taxonomy_command import add_taxonomy_command
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
@@ -148,6 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--out", type=Path, help="folder of the cells' run directories and sweep.csv")
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
+    add_taxonomy_command(sub)
     return parser
 
 

@@ -76,6 +76,15 @@ class RunConfig(BaseModel):
     consistency_samples: int = option(3, "consistency: resamples per answer", ge=1, le=64)
     hop_probes: bool = option(True, "ask the gold sub-questions of multi-hop questions",
                               flag="--no-hop-probes")
+    # media and input settings (factprobe.eval.media)
+    media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
+                                "(sorted by name) or DIR/X.<mp4|webm|mkv|mov|avi> sampled to --frames")
+    frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
+    frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
+                             ge=32, le=4096)
+    modality: list[Literal["text", "frames", "caption"]] = option(
+        list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
+        "with the media; caption: with the dataset's caption); empty: media when there are any")
     # options that change no result row: a resumed run may change them
     out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
@@ -83,17 +92,22 @@ class RunConfig(BaseModel):
                                  "cores, at least 1)", ge=1, changes_results=False)
     use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
                              changes_results=False)
+    request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "
+                                    "(a trickling body included) before the attempt is retried",
+                                    gt=0.0, le=86400.0, changes_results=False)
+    max_retries: int = option(4, "retries of a remote call after a timeout, connection error, 408/409/429/5xx "
+                              "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
     max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
                                    ge=0.0, le=1.0, changes_results=False)
 
-    @field_validator("temperature", "sample_temperature")
+    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate")
     @classmethod
     def _finite(cls, value: float) -> float:
         if not math.isfinite(value):
             raise ValueError("must be a finite number")
         return value
 
-    @field_validator("strategies", "confidence", "plugins")
+    @field_validator("strategies", "confidence", "plugins", "modality")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         values = [value.strip() for value in values]

@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
-from factprobe.agents.models.base import warm_up
-from factprobe.agents.models.registry import load_model
+from factprobe.agents.models.base import ChatModel, ModelError, ModelSpecError, model_identity, warm_up
+from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
 from factprobe.agents.registry import get_strategy, strategies
@@ -21,12 +21,14 @@ from factprobe.calibration.methods import check_confidence_config
 from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
-from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, warnings
+from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, redact, warnings
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import build_grader, check_grader_options
 from factprobe.eval.manifest import build_manifest, dataset_fingerprint, resolve_baseline
+from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
+from factprobe.eval.media.modality import expand_baseline, expand_variants
 from factprobe.eval.post_steps import active_post_steps
-from factprobe.eval.report import write_report
+from factprobe.eval.report import report_is_current, write_report
 from factprobe.eval.run_dir import RunDir, RunDirError
 from factprobe.eval.run_options import OptionError, validation_message
 from factprobe.eval.runner import Runner
@@ -56,7 +58,15 @@ def new_config(explicit: dict[str, Any]) -> RunConfig:
         config.strategies = list(strategies())
     if config.out is None:
         config.out = Path("runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
+    with_settings(config)
     config.baseline = resolve_baseline(config.baseline, config.strategies)
+    return config
+
+
+def with_settings(config: RunConfig) -> RunConfig:
+    """`--modality A,B`: every strategy (and the baseline) as its variants NAME@A, NAME@B."""
+    config.strategies = expand_variants(config.strategies, config.modality)
+    config.baseline = expand_baseline(config.baseline, config.modality)
     return config
 
 
@@ -65,7 +75,7 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     change no result) replaced; any other difference is a ConfigError naming the options."""
     manifest = RunDir(out).read_manifest()
     recorded = _validated(manifest["config"], f"{RunDir(out).manifest_path}")
-    wanted = _validated({**manifest["config"], **explicit, "out": out})
+    wanted = with_settings(_validated({**manifest["config"], **explicit, "out": out}))
     changed = [key for key, value in wanted.identity().items() if recorded.identity()[key] != value]
     if changed:
         raise ConfigError(f"--resume continues the run in {out} as it was started; these options "
@@ -84,11 +94,35 @@ def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
     return stratified_subset(dataset.questions, limit, config.seed) if limit else dataset.questions
 
 
+def request_limits(config: RunConfig) -> RequestLimits:
+    return RequestLimits(timeout_s=config.request_timeout, max_retries=config.max_retries)
+
+
+def reach_model(model: ChatModel, flag: str, spec: str) -> None:
+    """Reach the model once before any question (a remote server is asked which model it serves;
+    a local file is hashed): a dead server or a wrong model stops the run here, with exit 2."""
+    try:
+        asyncio.run(model_identity(model))
+    except ModelError as exc:
+        raise ModelSpecError(f"{flag} {spec} could not be reached, so nothing was run: {redact(str(exc))}. "
+                             f"Check that the server is up and the URL is right (a slow server may "
+                             f"need a longer --request-timeout).") from None
+
+
 def make_grader(config: RunConfig) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
-    judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads) if config.judge else None
+    judge = None
+    if config.judge:
+        judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads,
+                           limits=request_limits(config))
+        reach_model(judge, "--judge", config.judge)
     return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
+
+
+def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
+    """How many (question, strategy, repeat) keys of the run are not done yet."""
+    return sum((q.id, s, r) not in done for q in questions for s in config.strategies for r in range(config.repeats))
 
 
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
@@ -104,13 +138,20 @@ def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
 
 
 def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
-    """Answer, grade, record and report one run; returns its exit status."""
-    for name in config.strategies:
-        get_strategy(name)
+    """Answer, grade, record and report one run; returns its exit status. The run directory is
+    locked throughout (a second run on it stops with RunDirError)."""
+    run_dir = RunDir(config.out)
+    try:
+        return _execute_locked(config, resume, console, run_dir)
+    finally:
+        run_dir.unlock()
+
+
+def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
     dataset = load_dataset(config.dataset)
-    run_dir = RunDir(config.out)
+    run_dir.lock()
     if resume:
         manifest = run_dir.read_manifest()
         if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
@@ -128,11 +169,23 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
         done, ungraded = set(), []
-    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads)
+    if resume and not ungraded and not pending_keys(questions, config, done) and report_is_current(run_dir):
+        console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
+                      f"(`factprobe report {run_dir.path}` redraws it)")
+        return check_failures(run_dir, config, console)
+    for name in config.strategies:
+        get_strategy(name)
+    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
+                       limits=request_limits(config))
+    reach_model(model, "--model", config.model)
+    # Before any question: refuse images a text model cannot read; sample and encode every video once.
+    check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
+    media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
+                          config.dataset)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     grader = make_grader(config)
-    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console)
+    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
     if not resume:
         run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
     total = len(questions) * len(config.strategies) * config.repeats

@@ -23,6 +23,7 @@ POST_STEP_MODULES: list[str] = [
     "factprobe.decomposition.hop_steps",
     "factprobe.calibration.post_step",
     "factprobe.eval.video_evidence",
+    "factprobe.eval.choice_step",
 ]
 
 

@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from factprobe.eval.html.report import write_html_report
+from factprobe.eval.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
 from factprobe.eval.summary import build_summary, latest_rows
@@ -29,6 +29,9 @@ REPORT_MODULES = [
     "factprobe.decomposition.report",
     "factprobe.calibration.table",
     "factprobe.calibration.plots",
+    "factprobe.eval.plots.taxonomy",
+    "factprobe.eval.tables.multiple_choice",
+    "factprobe.eval.plots.multiple_choice",
 ]
 
 _TABLES: list[TableFn] = []
@@ -60,22 +63,31 @@ def table_functions() -> list[TableFn]:
     return list(_TABLES)
 
 
+def report_is_current(run_dir: RunDir) -> bool:
+    """summary.json and report.html (written last) are newer than results.jsonl and manifest.json."""
+    paths = (run_dir.summary_path, run_dir.path / REPORT_HTML, run_dir.results_path, run_dir.manifest_path)
+    if not all(path.is_file() for path in paths):
+        return False
+    summary, html, results, manifest = (path.stat().st_mtime_ns for path in paths)
+    return min(summary, html) >= max(results, manifest)
+
+
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
     _load()
-    rows = run_dir.read_results()
-    summary = build_summary(rows, run_dir.read_manifest())
+    rows = latest_rows(run_dir.read_results())  # once: the summary, plots and HTML all read these
+    summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
     run_dir.write_summary(summary)
     for table in _TABLES:
         table(summary, console)
     written: list[Path] = []
     for plot in _PLOTS:
-        out = plot(summary, latest_rows(rows), run_dir.path)
+        out = plot(summary, rows, run_dir.path)
         if isinstance(out, Path):
             written.append(out)
         elif out:
             written.extend(out)
     for path in written:
         console.print(f"plot: {path}")
-    console.print(f"report: {write_html_report(run_dir, summary, _TABLES, written, latest_rows(rows))}")
+    console.print(f"report: {write_html_report(run_dir, summary, _TABLES, written, rows)}")
     return summary

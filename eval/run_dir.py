@@ -1,7 +1,14 @@
-"""The run directory: manifest.json first, results.jsonl appended row by row, summary.json last."""
+"""The run directory: manifest.json first, results.jsonl appended row by row, summary.json last.
+
+A run holds `DIR/.lock` (an exclusive `fcntl.flock`) from start to end, so a second run on the same
+directory stops at once; the kernel releases the lock when its process dies, so a killed run never
+blocks the next one. manifest.json and summary.json are replaced atomically (`write_atomic`).
+"""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -14,6 +21,7 @@ from factprobe.eval.schema import Grade, Result
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
+LOCK = ".lock"
 
 
 Key = tuple[str, str, int]
@@ -36,6 +44,41 @@ class _RowRanges(BaseModel):
     confidence: Percent | None = None
     confidences: dict[str, Percent | None] = Field(default_factory=dict)
     hops: list[_HopRanges] | None = None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` so a reader (or a crash) sees the old file or the new one, never
+    a part: write a temporary file beside it, fsync it, rename it over `path`, fsync the folder."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+def write_json_atomic(path: Path, value: Any) -> None:
+    """`value` as indented JSON, written with `write_atomic`."""
+    write_atomic(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+
+
+def read_utf8(path: Path) -> str:
+    """A run file's text; RunDirError naming the line of the first byte that is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise RunDirError(f"{path}, line {line}: not UTF-8 text; factprobe writes UTF-8, so the file was "
+                          f"changed by something else: correct or delete that line") from None
 
 
 def parse_row(line: str) -> Result:
@@ -62,6 +105,48 @@ class RunDir:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock_fd: int | None = None
+        self._created = False
+
+    def lock(self) -> None:
+        """Create the folder if needed and hold its lock until `unlock` (or this process ends);
+        RunDirError when another process holds it or the folder cannot be used."""
+        if self.path.exists() and not self.path.is_dir():
+            raise RunDirError(f"--out {self.path} is a file, not a directory: choose another --out")
+        try:
+            self._created = not self.path.exists()
+            self.path.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunDirError(f"--out {self.path} cannot be used as a run directory: "
+                              f"{exc.strerror or exc}. Choose a folder you can write to.") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            if exc.errno not in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                raise RunDirError(f"--out {self.path}: cannot lock {LOCK}: {exc.strerror}") from None
+            raise RunDirError(f"{self.path} is in use by another factprobe run (pid {holder}); wait for it "
+                              f"to finish, or choose another --out. Two runs on one directory would mix "
+                              f"their rows.") from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        if not os.access(self.path, os.W_OK):
+            self._lock_fd = fd
+            self.unlock()
+            raise RunDirError(f"--out {self.path} is not writable: choose a folder you can write to.")
+        self._lock_fd = fd
+
+    def unlock(self) -> None:
+        """Release the lock; a folder this run created and left empty is removed again."""
+        if self._lock_fd is None:
+            return
+        os.close(self._lock_fd)
+        self._lock_fd = None
+        if self._created and {p.name for p in self.path.iterdir()} <= {LOCK}:
+            (self.path / LOCK).unlink(missing_ok=True)
+            self.path.rmdir()
 
     @property
     def manifest_path(self) -> Path:
@@ -77,17 +162,19 @@ class RunDir:
 
     def write_manifest(self, manifest: dict[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
-        tmp = self.manifest_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        tmp.replace(self.manifest_path)
+        write_json_atomic(self.manifest_path, manifest)
 
     def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.is_file():
             raise RunDirError(f"{self.path} has no {MANIFEST}: it is not a factprobe run directory")
         try:
-            return json.loads(self.manifest_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise RunDirError(f"{self.manifest_path}: not valid JSON ({exc.msg})") from None
+            manifest = json.loads(read_utf8(self.manifest_path))
+        except (json.JSONDecodeError, RecursionError) as exc:
+            problem = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise RunDirError(f"{self.manifest_path}: not valid JSON ({problem})") from None
+        if not isinstance(manifest, dict):
+            raise RunDirError(f"{self.manifest_path}: expected a JSON object, got {type(manifest).__name__}")
+        return manifest
 
     def append(self, result: Result) -> None:
         """Append one row and flush it to disk before returning."""
@@ -101,8 +188,8 @@ class RunDir:
         line is an error naming the line."""
         if not self.results_path.is_file():
             return []
-        text = self.results_path.read_text(encoding="utf-8")
-        lines = text.splitlines()
+        text = read_utf8(self.results_path)
+        lines = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
         torn = not text.endswith("\n")
         rows: list[Result] = []
         for number, line in enumerate(lines, start=1):
@@ -134,8 +221,7 @@ class RunDir:
                 if row.grade is Grade.UNGRADED and not needs_rerun(row)]
 
     def write_summary(self, summary: dict[str, Any]) -> None:
-        self.summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
-                                     encoding="utf-8")
+        write_json_atomic(self.summary_path, summary)
 
     def drop_torn_tail(self) -> bool:
         """Remove a last line cut off by a crash mid-write, so appending continues cleanly."""
@@ -144,12 +230,15 @@ class RunDir:
         data = self.results_path.read_bytes()
         if not data or data.endswith(b"\n"):
             return False
-        keep = data[: data.rfind(b"\n") + 1]
-        self.results_path.write_bytes(keep)
+        os.truncate(self.results_path, data.rfind(b"\n") + 1)  # in place: the finished rows stay on disk
         return True
 
 
 def needs_rerun(row: Result) -> bool:
-    """An ERROR row, or a row whose post step failed (the step needs the strategy's live state,
-    which a row does not hold, so the whole job runs again; the response cache replays its calls)."""
-    return row.grade is Grade.ERROR or bool(getattr(row, "post_step_errors", None))
+    """An ERROR row, a row whose post step failed, or one with an ERROR hop or hop probe (a step
+    needs the strategy's live state, which a row does not hold, so the whole job runs again; the
+    response cache replays the calls that succeeded)."""
+    return (row.grade is Grade.ERROR or bool(getattr(row, "post_step_errors", None))
+            or any(hop.grade is Grade.ERROR for hop in row.hops or [])
+            or any(isinstance(probe, dict) and probe.get("grade") == Grade.ERROR.value
+                   for probe in getattr(row, "hop_probes", None) or []))

@@ -16,7 +16,9 @@ from factprobe.agents.registry import get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config import RunConfig
 from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.failures import redact
 from factprobe.eval.grading.base import GradeOutcome, Grader
+from factprobe.eval.media.attach import AttachingModel, RunMedia, attached, current_attachment
 from factprobe.eval.post_steps import PostStep, PostStepInput
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Question, Result
@@ -33,7 +35,8 @@ class Job:
 
 
 def error_text(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}".strip()
+    """`Type: message`, with anything shaped like a key redacted (servers may echo credentials)."""
+    return redact(f"{type(exc).__name__}: {exc}".strip())
 
 
 def base_row(question: Question, strategy: str, repeat: int) -> dict[str, Any]:
@@ -69,23 +72,31 @@ class Runner:
     """Answers, grades and records every job; one failing job becomes an ERROR row."""
 
     def __init__(self, config: RunConfig, dataset: Dataset, model: ChatModel, grader: Grader,
-                 run_dir: RunDir, post_steps: list[PostStep], console: Console) -> None:
+                 run_dir: RunDir, post_steps: list[PostStep], console: Console,
+                 media: RunMedia | None = None) -> None:
         self.config = config
+        self.media = media or RunMedia()
         self.dataset = dataset
         self.grader = grader
         self.run_dir = run_dir
         self.post_steps = post_steps
         self.console = console
         self.context = StrategyContext(
-            model=model, seed=config.seed, temperature=config.temperature,
+            model=AttachingModel(model), seed=config.seed, temperature=config.temperature,
             max_tokens=config.max_tokens, options=config.strategy_options(),
             resources={"corpus": dataset.corpus, "config": config})
         self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
 
     async def answer(self, job: Job) -> Result:
+        """One job's row; every model call of the job carries its input setting (media, caption or
+        neither: factprobe.eval.media.attach)."""
+        with attached(self.media.attachment(job.question, job.strategy)):
+            return await self._answer(job)
+
+    async def _answer(self, job: Job) -> Result:
         """One job's row: ERROR (with the trace up to the failure) when the strategy fails;
         otherwise graded, with any post step's failure kept apart in `post_step_errors`."""
-        row = base_row(job.question, job.strategy, job.repeat)
+        row = {**base_row(job.question, job.strategy, job.repeat), **current_attachment().row_fields()}
         started = time.perf_counter()
         state: QAState = {}
         try:

@@ -76,6 +76,11 @@ class Question(BaseModel):
     source: str = ""
     media_id: str | None = None
     """The id of the video or image set the question is about (Video SimpleQA: its `date` field)."""
+    media: list[str] = Field(default_factory=list)
+    """Images, image folders or videos the question is about: paths (relative ones are read under
+    `--media DIR`, else beside the dataset file) or http(s) URLs (see factprobe.eval.media)."""
+    caption: str | None = None
+    """A text description of the media, asked instead of them in the `caption` input setting."""
 
     @property
     def hop_count(self) -> int:

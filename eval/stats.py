@@ -45,7 +45,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import binomtest
 
 DEFAULT_RESAMPLES = 2000
 DEFAULT_FLIPS = 2000
@@ -198,4 +197,6 @@ def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
     worse = int(np.sum(b_correct & ~a_correct))
     if better + worse == 0:
         return McNemar(1.0, 0, 0)
+    from scipy.stats import binomtest  # scipy.stats takes about a second to import
+
     return McNemar(float(binomtest(better, better + worse, 0.5).pvalue), better, worse)

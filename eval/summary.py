@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 from typing import Any, Callable
 
 from factprobe.eval.manifest import resolve_baseline
@@ -29,6 +31,8 @@ SECTION_MODULES = [
     "factprobe.calibration.summary",
     "factprobe.eval.sections.video_evidence",
     "factprobe.eval.sections.videosimpleqa_scores",
+    "factprobe.eval.sections.taxonomy",
+    "factprobe.eval.sections.multiple_choice",
 ]
 
 _SECTIONS: dict[str, SummarySection] = {}
@@ -41,8 +45,9 @@ class SummaryInput:
 
     rows: list[Result]
     manifest: dict[str, Any] = field(default_factory=dict)
+    directory: Path | None = None   # the run directory, for sections reading its side files
 
-    @property
+    @cached_property  # every section reads it; grouping 100,000 rows once is enough
     def by_strategy(self) -> dict[str, list[Result]]:
         grouped: dict[str, list[Result]] = defaultdict(list)
         for row in self.rows:
@@ -106,8 +111,9 @@ def is_graded(row: Result) -> bool:
     return row.grade in (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 
 
-def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Every registered section computed from the rows."""
+def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None,
+                  directory: Path | None = None) -> dict[str, Any]:
+    """Every registered section computed from the rows (and the run directory's side files)."""
     _load()
-    data = SummaryInput(latest_rows(rows), manifest or {})
+    data = SummaryInput(latest_rows(rows), manifest or {}, directory)
     return {name: section(data) for name, section in _SECTIONS.items()}

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Sequence
-
-from llama_index.core.schema import TextNode
+from typing import TYPE_CHECKING, Sequence
 
 from factprobe.eval.datasets.errors import DatasetError
 from factprobe.eval.datasets.jsonl import read_jsonl_models
 from factprobe.eval.schema import Passage
+
+if TYPE_CHECKING:
+    from llama_index.core.schema import TextNode
 
 TEXT_EXTENSIONS = [".txt", ".md"]
 CHUNK_TOKENS = 200
@@ -83,9 +84,11 @@ def fingerprint(passages: Sequence[Passage]) -> str:
     return digest.hexdigest()
 
 
-def to_nodes(passages: Sequence[Passage]) -> list[TextNode]:
+def to_nodes(passages: Sequence[Passage]) -> list["TextNode"]:
     """llama-index nodes, one per passage: the node id is the passage id, the title is metadata.
 
     The title is part of the indexed text (llama-index's EMBED metadata mode includes it).
     """
+    from llama_index.core.schema import TextNode  # llama-index loads slowly; only indexing needs it
+
     return [TextNode(id_=p.id, text=p.text, metadata={"title": p.title}) for p in passages]

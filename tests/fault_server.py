@@ -12,6 +12,9 @@ forever; `/v1/models` lists the one served model. Every request is counted. Mode
 - `oversized`: a 1 MB reply that claims 300,000 completion tokens
 - `trickle`: a well-formed reply sent one byte every 0.5 s
 - `hang`: the request is read and never answered
+- `slow`: a well-formed reply after `SLOW_S` seconds
+- `notfound`: 404, as a server answers a model it does not serve
+- `echo_key`: 401 whose message echoes the request's Authorization header
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 SERVED_MODEL = "fake-model"
 TRICKLE_INTERVAL_S = 0.5
+SLOW_S = 0.3
 
 
 def completion_body(text: str, completion_tokens: int | None = None) -> bytes:
@@ -41,7 +45,7 @@ def completion_body(text: str, completion_tokens: int | None = None) -> bytes:
 class FaultServer:
     """Serves `modes` in order (the last one forever) and counts the chat requests it got."""
 
-    def __init__(self, modes: list[str], reply: str = "Paris", models: bool = True) -> None:
+    def __init__(self, modes: list[str], reply: str = "Paris", models: bool = True, port: int = 0) -> None:
         self.modes = list(modes)
         self.reply = reply
         self.models = models
@@ -82,7 +86,7 @@ class FaultServer:
                 pass
 
         self.handler = Handler
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.httpd.block_on_close = False
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
@@ -123,6 +127,14 @@ class FaultServer:
                     return
         elif mode == "hang":
             self.released.wait()
+        elif mode == "slow":
+            if not self.released.wait(SLOW_S):
+                send(200, completion_body(self.reply))
+        elif mode == "notfound":
+            send(404, b'{"error": {"message": "The model does not exist", "code": "model_not_found"}}')
+        elif mode == "echo_key":
+            echoed = handler.headers.get("authorization", "")
+            send(401, json.dumps({"error": {"message": f"Incorrect API key; you sent {echoed}"}}).encode())
         else:
             raise ValueError(f"unknown fault mode {mode!r}")
 

@@ -12,7 +12,7 @@ import factprobe.eval.pipeline as pipeline
 from factprobe.agents.models.cache import CachedModel, ResponseCache
 from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
 from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Hop, Passage, Question
+from factprobe.eval.schema import Hop, Passage, Question, Result
 from tests.fakes import ScriptedModel, last_user
 
 ORWELL = Question(
@@ -325,8 +325,7 @@ def test_probes_of_a_retrieval_strategy_use_its_retrieval(tmp_path, monkeypatch)
     assert summary["per_hop"]["rag"]["2"]["hop_f_scores"] == [0.0, 1.0]
 
 
-def probed_row(qid: str, grade: str, probes: list[str], repeat: int = 0) -> "Result":
-    from factprobe.eval.schema import Result
+def probed_row(qid: str, grade: str, probes: list[str], repeat: int = 0) -> Result:
 
     return Result(question_id=qid, strategy="vanilla", repeat=repeat, question=qid, gold="g", category="c",
                   hop_count=len(probes), grade=grade, grader="rules",

@@ -69,10 +69,17 @@ def closed_port() -> int:
 # 1. the error-rate exit status
 
 
+def died_after_start(url: str) -> OpenAIModel:
+    """A model whose server answered the start-up check and then died (a dead server at start
+    stops the run with exit 2 before any question: tests/test_faults.py)."""
+    model = OpenAIModel("x", base_url=url, timeout=5.0, max_retries=0)
+    model.served = {"model_id": "x", "root": None, "source": "/models"}
+    return model
+
+
 def test_dead_server_exits_non_zero_and_stays_resumable(tmp_path, dataset_file, monkeypatch, capsys) -> None:
     url = f"http://127.0.0.1:{closed_port()}/v1"
-    monkeypatch.setattr(pipeline, "load_model",
-                        lambda spec, **kwargs: OpenAIModel("x", base_url=url, timeout=5.0, max_retries=0))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: died_after_start(url))
     out = tmp_path / "run"
     started = time.perf_counter()
     code = run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--out", str(out))

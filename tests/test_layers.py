@@ -23,7 +23,7 @@ PACKAGES = ("agents", "retrieval", "calibration", "decomposition", "eval")
 CORE = {
     "factprobe.eval.schema", "factprobe.eval.grading.normalize", "factprobe.eval.datasets.errors",
     "factprobe.eval.format", "factprobe.eval.stats", "factprobe.eval.metrics", "factprobe.eval.run_dir",
-    "factprobe.agents.models.base", "factprobe.agents.models.cache",
+    "factprobe.agents.models.base", "factprobe.agents.models.cache", "factprobe.agents.models.replies",
 }
 APPLICATION = ("factprobe.eval.cli", "factprobe.eval.pipeline", "factprobe.eval.session",
                "factprobe.eval.sweep", "factprobe.eval.run_options", "factprobe.eval.audit_command",

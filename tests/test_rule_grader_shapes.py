@@ -145,10 +145,12 @@ def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade
     assert outcome.grade is grade, outcome.note
 
 
-def test_vague_description_is_ungraded() -> None:
-    outcome = RuleGrader().grade_sync(CAPITAL, "a port city in southern Europe")
-    assert outcome.grade is Grade.UNGRADED
-    assert "vague description" in (outcome.note or "")
+def test_rough_location_is_vague_and_a_description_naming_more_is_ungraded() -> None:
+    located = RuleGrader().grade_sync(CAPITAL, "a port city in southern Europe")
+    assert located.grade is Grade.NOT_ATTEMPTED and "vague" in (located.note or "")
+    described = RuleGrader().grade_sync(CAPITAL, "a port city famous for the Belem Tower")
+    assert described.grade is Grade.UNGRADED
+    assert "vague description" in (described.note or "")
 
 
 PEAK = Question(id="k1", question="What is the highest peak of the range?", answer="Mount Elbrus")
@@ -162,4 +164,67 @@ PEAK = Question(id="k1", question="What is the highest peak of the range?", answ
 ])
 def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(PEAK, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+RIVER = Question(id="v1", question="Which river flows through Vienna?", answer="Danube")
+BRIDGE = Question(id="v2", question="In which year did the bridge open?", answer="1932")
+COUNT = Question(id="v3", question="How many islands does the archipelago have?", answer="127")
+WRITER = Question(id="v4", question="Who wrote the saga?", answer="Halldor Laxness")
+FOUNDERS = Question(id="v5", question="What were the founders' first names?", answer="Ida and Sven")
+OPENED = Question(id="v6", question="On what date did the museum open?", answer="3 March 1931")
+NO_MOON = Question(id="u2", question="Who was the first person to swim across Lake Ontario on the Moon?",
+                   answer=None, answerable=False)
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    # Vague answers that neither state nor contradict the gold: not attempted.
+    (COUNT, "Quite a lot of them.", Grade.NOT_ATTEMPTED),
+    (COUNT, "More than a hundred.", Grade.NOT_ATTEMPTED),
+    (BRIDGE, "Sometime in the early 1900s.", Grade.NOT_ATTEMPTED),
+    (BRIDGE, "A long time ago.", Grade.NOT_ATTEMPTED),
+    (RIVER, "A big European river.", Grade.NOT_ATTEMPTED),
+    (RIVER, "I believe it was somewhere in Europe.", Grade.NOT_ATTEMPTED),
+    (WRITER, "An Icelandic novelist, but I forget which one.", Grade.NOT_ATTEMPTED),
+    (WRITER, "A famous poet.", Grade.NOT_ATTEMPTED),
+    # Partial answers: wrong alone (granularity), not attempted beside "I don't know the rest".
+    (FOUNDERS, "Ida.", Grade.INCORRECT),
+    (FOUNDERS, "One was Ida; I don't remember the other.", Grade.NOT_ATTEMPTED),
+    (OPENED, "March 1931", Grade.INCORRECT),
+    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.NOT_ATTEMPTED),
+    # Refusals in more phrasings.
+    (RIVER, "I'm not able to say.", Grade.NOT_ATTEMPTED),
+    (RIVER, "That is outside what I know.", Grade.NOT_ATTEMPTED),
+    (RIVER, "I'd prefer not to guess.", Grade.NOT_ATTEMPTED),
+    (RIVER, "You might want to consult an atlas.", Grade.NOT_ATTEMPTED),
+    (RIVER, "No clue.", Grade.NOT_ATTEMPTED),
+    # Unanswerable questions: a premise correction is not attempted, a claim is incorrect.
+    (NO_MOON, "Nobody has done that; the Moon has no lakes.", Grade.NOT_ATTEMPTED),
+    (NO_MOON, "It has not happened.", Grade.NOT_ATTEMPTED),
+    (NO_MOON, "The question rests on a false premise.", Grade.NOT_ATTEMPTED),
+    (NO_MOON, "Gertrude Ederle, in 1927.", Grade.INCORRECT),
+    # Over-credit shapes in other wordings.
+    (RIVER, "Danube / Rhine", Grade.INCORRECT),
+    (RIVER, "The Danube; some say the Wien.", Grade.INCORRECT),
+    (RIVER, "It was the Danube until the canal; now it's the Wien.", Grade.INCORRECT),
+    (RIVER, "Danube, the second-longest river in Europe, and navigable.", Grade.CORRECT),
+    (CAPITAL, "Sintra, near Lisbon.", Grade.UNGRADED),                # the gold only as a landmark
+])
+def test_vague_partial_refusal_and_premise_shapes(question: Question, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    (Question(id="e1", question="Which country has Skopje as its capital?", answer="North Macedonia"),
+     "Macedonia", Grade.INCORRECT),                                # drops the qualifying word
+    (Question(id="e2", question="Which country has Banjul as its capital?", answer="Gambia"),
+     "The Gambian Republic", Grade.INCORRECT),                     # a derived word is not a typo
+    (Question(id="e3", question="Which country has Juba as its capital?", answer="Republic of South Sudan"),
+     "Federal Republic of South Sudan", Grade.INCORRECT),          # a word glued before the whole gold
+    (Question(id="e4", question="Which country has Dili as its capital?", answer="Timor-Leste"),
+     "Timor", Grade.UNGRADED),                                     # a hyphenated name stays whole
+])
+def test_entities_containing_or_contained_in_the_gold(question: Question, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
     assert outcome.grade is grade, outcome.note

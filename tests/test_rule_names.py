@@ -51,3 +51,26 @@ def test_name_helpers() -> None:
     assert name_parts("Sir Ludwig van Beethoven") == ["ludwig", "beethoven"]
     assert looks_like_name("Ludwig van Beethoven") and not looks_like_name("Apollo 11")
     assert is_person_question("Who painted it?") and not is_person_question("Where is the lake?")
+
+
+NOVELIST = Question(id="p5", question="Who wrote the novel?", answer="Juan Carlos Onetti Borges")
+PAINTER = Question(id="p6", question="Who painted the fresco?", answer="Piero Lanza")
+ELDER = Question(id="p7", question="Who built the first engine?", answer="Karl Brandt")
+SAINT = Question(id="p8", question="Who led the march?", answer="Saint Brigid")
+SENATOR = Question(id="p9", question="Who was the senator?", answer="Mary J. K. Olsen")
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    (NOVELIST, "Onetti Borges", Grade.CORRECT),                   # a compound surname without given names
+    (PAINTER, "Lanzo", Grade.INCORRECT),                          # a short surname alone: a letter apart is another
+    (PAINTER, "Lanzza", Grade.CORRECT),                           # a doubled letter is a typo
+    (PAINTER, "Piero Lanzo", Grade.CORRECT),                      # with the given name, a typo is forgiven
+    (ELDER, "Karl Brandt Jr.", Grade.INCORRECT),                  # another generation
+    (SAINT, "Brigid of Kildare", Grade.CORRECT),                  # a gold of title and name
+    (SENATOR, "Mary K. Olsen", Grade.UNGRADED),                   # skips the gold's first middle name
+    (SENATOR, "Mary J. Olsen", Grade.CORRECT),
+    (DISCOVERER, "Not William Herschel; Caroline Herschel.", Grade.CORRECT),
+])
+def test_more_person_name_shapes(question: Question, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
+    assert outcome.grade is grade, outcome.note

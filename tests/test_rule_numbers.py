@@ -113,3 +113,20 @@ def test_ranges_are_found_in_either_spelling() -> None:
 def test_other_figure_shapes(gold: str, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(ask("What is the value?", gold), answer)
     assert outcome.grade is grade, outcome.note
+
+
+@pytest.mark.parametrize("gold, answer, grade", [
+    ("48 750 m", "48,750 metres", Grade.CORRECT),                 # thousands grouped with a space
+    ("12,204 m", "12 204 m", Grade.CORRECT),
+    ("2.71828", "2,71828", Grade.CORRECT),                        # a decimal comma
+    ("20 °C", "68 °F", Grade.CORRECT),                            # temperatures convert with their offset
+    ("20 °C", "20 °F", Grade.INCORRECT),
+    ("-40 °C", "-40 °F", Grade.CORRECT),
+    ("152,300 km", "152,289 km", Grade.CORRECT),                  # a measured gold's trailing zeros are rounding
+    ("152,300 km", "152,400 km", Grade.INCORRECT),
+    ("52,000 spectators", "52,010", Grade.INCORRECT),             # a count stays exact
+    ("24", "two dozen", Grade.CORRECT),
+])
+def test_number_formats_and_conversions(gold: str, answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(ask("What is the value?", gold), answer)
+    assert outcome.grade is grade, outcome.note

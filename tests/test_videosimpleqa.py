@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -15,7 +16,9 @@ from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade
 from factprobe.eval.sections.videosimpleqa_scores import benchmark_f_score
-from factprobe.eval.video_evidence import carries_media
+from factprobe.eval.media.attach import Attachment, attached
+from factprobe.eval.post_steps import PostStepInput
+from factprobe.eval.video_evidence import video_evidence
 from tests.fakes import ScriptedModel, last_user
 
 RECORDS = [
@@ -93,11 +96,18 @@ def test_benchmark_f_uses_the_rounded_cga() -> None:
     assert benchmark_f_score(0.0, None) == 0.0 and benchmark_f_score(None, None) is None
 
 
-def test_carries_media_looks_for_non_text_parts() -> None:
-    assert not carries_media([{"role": "user", "content": "Question: x"}])
-    assert not carries_media([{"role": "user", "content": [{"type": "text", "text": "x"}]}])
-    assert carries_media([{"role": "user", "content": [{"type": "text", "text": "x"},
-                                                        {"type": "image_url", "image_url": {"url": "data:"}}]}])
+def test_evidence_step_records_what_the_job_attached(tmp_path) -> None:
+    question = load_dataset(write(tmp_path, RECORDS)).questions[0]
+
+    def step(q) -> dict:
+        return asyncio.run(video_evidence(PostStepInput(q, {}, "vanilla", 0, None, None, None)))
+
+    assert step(question) == {"media_id": "2011-05-04", "media_given": False, "caption_given": False}
+    with attached(Attachment(setting="frames", images=("sha256:ab", "sha256:cd"))):
+        assert step(question)["media_given"] is True
+    with attached(Attachment(setting="caption", caption="A stork on a nest.")):
+        assert step(question)["caption_given"] is True and step(question)["media_given"] is False
+    assert step(question.model_copy(update={"media_id": None})) == {}
 
 
 def test_text_only_run_reports_answers_without_video(tmp_path, monkeypatch) -> None:

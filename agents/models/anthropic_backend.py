@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import time
 from typing import Any
 
-from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from factprobe.agents.models.sdk_client import LoopBoundClient, describe_failure
+from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelSpecError
+from factprobe.agents.models.replies import checked
+from factprobe.agents.models.retry import RetryPolicy, with_retries
+from factprobe.agents.models.sdk_client import LoopBoundClient
+from factprobe.eval.media.wire import anthropic_content
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 
 
-def split_system(messages: list[Message]) -> tuple[str | None, list[dict[str, str]]]:
+def split_system(messages: list[Message]) -> tuple[str | None, list[dict[str, Any]]]:
     """System messages joined for the `system` parameter; the rest as user/assistant turns."""
     system = [m["content"] for m in messages if m["role"] == "system"]
-    turns = [{"role": "assistant" if m["role"] == "assistant" else "user", "content": m["content"]}
+    turns = [{"role": "assistant" if m["role"] == "assistant" else "user", "content": anthropic_content(m)}
              for m in messages if m["role"] != "system"]
     return ("\n\n".join(system) if system else None), turns
 
@@ -25,9 +27,11 @@ def split_system(messages: list[Message]) -> tuple[str | None, list[dict[str, st
 class AnthropicModel:
     """A Claude model behind AsyncAnthropic (messages.create).
 
-    The key comes from `$ANTHROPIC_API_KEY` only. The SDK retries connection errors, timeouts,
-    408, 409, 429 and 5xx itself, `max_retries` times with backoff honouring Retry-After; what
-    still fails becomes a ModelError.
+    The key comes from `$ANTHROPIC_API_KEY` only. Every attempt has one deadline, `timeout`
+    seconds for the whole response; connection errors, timeouts, 408, 409, 429, 5xx and invalid
+    replies (empty, oversized) are retried `max_retries` times honouring Retry-After
+    (factprobe.agents.models.retry); what still fails becomes a ModelError. The response cache
+    keys its replies by the model name and the base URL (`identity`).
 
     Sent: max_tokens, stop_sequences and the system prompt. Not sent: temperature, because the
     SDK (2.x) speaks anthropic-version 2026-10-21, which drops the sampling parameters (the SDK has
@@ -37,6 +41,7 @@ class AnthropicModel:
     """
 
     supports_logprobs = False
+    supports_images = True  # sent as image blocks (factprobe.eval.media.wire)
 
     def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4) -> None:
@@ -55,12 +60,14 @@ class AnthropicModel:
         self.max_retries = max_retries
         self._key = key
         self._clients = LoopBoundClient(self._new_client)
+        self.policy = RetryPolicy(request_timeout=timeout, max_retries=max_retries)
+        self.retries = 0
 
     def _new_client(self) -> Any:
         from anthropic import AsyncAnthropic
 
-        return AsyncAnthropic(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
-                              max_retries=self.max_retries)
+        # retries are ours (with_retries), so the SDK makes one attempt per call
+        return AsyncAnthropic(api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0)
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         system, turns = split_system(messages)
@@ -76,20 +83,31 @@ class AnthropicModel:
         import anthropic
 
         client = await self._clients.get()
-        started = time.perf_counter()
-        try:
-            response = await client.messages.create(**self._request(messages, params))
-        except (anthropic.AnthropicError, asyncio.TimeoutError) as exc:
-            raise ModelError(f"{self.name} at {str(client.base_url).rstrip('/')}: "
-                             f"{describe_failure(exc)}") from exc
-        latency = time.perf_counter() - started
-        text = "".join(block.text for block in response.content
-                       if getattr(block, "type", None) == "text")
-        usage = response.usage
-        return Completion(text=text, model=self.name,
-                          prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
-                          completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-                          latency_s=latency, logprobs=None, finish_reason=response.stop_reason)
+        request = self._request(messages, params)
+
+        async def attempt() -> Completion:
+            started = time.perf_counter()
+            response = await client.messages.create(**request)
+            latency = time.perf_counter() - started
+            text = "".join(block.text for block in response.content
+                           if getattr(block, "type", None) == "text")
+            usage = response.usage
+            return checked(Completion(text=text, model=self.name,
+                                      prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                                      completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                                      latency_s=latency, logprobs=None, finish_reason=response.stop_reason),
+                           params)
+
+        def count_retry(exc: BaseException) -> None:
+            self.retries += 1
+
+        return await with_retries(attempt, self.policy, f"{self.name} at {str(client.base_url).rstrip('/')}",
+                                  (anthropic.APIConnectionError,), count_retry)
+
+    async def identity(self) -> dict[str, Any]:
+        """The model name and the base URL the client talks to."""
+        client = await self._clients.get()
+        return {"backend": "anthropic", "base_url": str(client.base_url).rstrip("/"), "model_id": self.model}
 
     def describe(self) -> dict:
         return {"backend": "anthropic", "name": self.name, "model": self.model,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from factprobe.eval.schema import CallRecord, TokenLogprob
 
-Message = dict[str, str]
+# role and content (text); a message with images also has `images`: references that
+# factprobe.eval.media.wire turns into each backend's image parts
+Message = dict[str, Any]
 
 
 class ModelError(RuntimeError):
@@ -78,8 +80,29 @@ class ChatModel(Protocol):
         `messages`. Backends that need no warm-up (remote APIs) leave it out; call it via `warm_up`."""
 
 
+async def model_identity(model: ChatModel) -> dict:
+    """What the response cache keys `model`'s replies by: the backend's `identity()` when it has
+    one (a remote backend asks its server, so this also checks the server is reachable and serves
+    the model: ModelError / ModelSpecError otherwise), else its name."""
+    method = getattr(model, "identity", None)
+    if method is None:
+        return {"name": model.name}
+    return await method()
+
+
 def warm_up(model: ChatModel, messages: list[Message]) -> None:
     """Warm `model` if its backend has a warm-up (the local one does); otherwise do nothing."""
     method = getattr(model, "warm_up", None)
     if method is not None:
         method(messages)
+
+
+def accepts_images(model: ChatModel) -> bool:
+    """Whether `model`, or the backend a wrapper holds in `inner`, reads images (`supports_images`;
+    a backend that does not say reads text only)."""
+    current: object | None = model
+    while current is not None:
+        if hasattr(current, "supports_images"):
+            return bool(getattr(current, "supports_images"))
+        current = getattr(current, "inner", None)
+    return False

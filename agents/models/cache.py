@@ -1,4 +1,11 @@
-"""An on-disk response cache keyed by the full request, wrapped around any backend."""
+"""An on-disk response cache keyed by the model's identity and the full request, around any backend.
+
+The key names the model itself, never just its name: a backend's `identity()` (see
+factprobe.agents.models.base.model_identity) is hashed in, and an identity that names a model file
+(`"file": PATH`, the local backend) gets the sha256 of the file's content instead, remembered by
+path, size and modification time so a file is read once. Only replies that pass
+factprobe.agents.models.replies are stored, and a stored reply that fails them is never served.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +16,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, warm_up
+from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, model_identity, warm_up
+from factprobe.agents.models.replies import reply_problem
 from factprobe.eval.schema import TokenLogprob
 
 
@@ -27,9 +35,19 @@ def hash_key(payload: dict) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def request_key(model_name: str, messages: list[Message], params: GenerationParams) -> str:
-    """sha256 of the model, every message and every generation setting (sample index and seed too)."""
-    return hash_key({"model": model_name, "messages": messages, "params": params.as_dict()})
+def request_key(model: str, messages: list[Message], params: GenerationParams) -> str:
+    """sha256 of the model's identity key, every message and every generation setting (sample
+    index and seed too)."""
+    return hash_key({"model": model, "messages": messages, "params": params.as_dict()})
+
+
+def file_sha256(path: Path, chunk_bytes: int = 1 << 20) -> str:
+    """sha256 of a file's content, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(chunk_bytes):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 class JsonStore:
@@ -48,9 +66,16 @@ class JsonStore:
         self._db.commit()
 
     def get(self, key: str) -> dict | None:
+        """The stored value; None when absent or not a JSON object (a damaged entry is a miss)."""
         with self._lock:
             row = self._db.execute(f"SELECT value FROM {self.table} WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except (TypeError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict) -> None:
         text = json.dumps(value, ensure_ascii=False)
@@ -59,20 +84,43 @@ class JsonStore:
             self._db.commit()
 
 
+class FileDigests:
+    """sha256 of model files, remembered by (path, size, mtime) in the cache's database."""
+
+    def __init__(self, path: Path) -> None:
+        self._store = JsonStore(path, "file_digests")
+
+    def sha256(self, file: Path) -> str:
+        file = file.resolve()
+        stat = file.stat()
+        key = hash_key({"path": str(file), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns})
+        known = self._store.get(key)
+        if known is not None and isinstance(known.get("sha256"), str):
+            return known["sha256"]
+        digest = file_sha256(file)
+        self._store.put(key, {"sha256": digest, "path": str(file)})
+        return digest
+
+
 class ResponseCache:
     """Completions on disk, one JSON entry per request key."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._store = JsonStore(path, "completions")
+        self.digests = FileDigests(path)
 
     def get(self, key: str) -> Completion | None:
+        """The stored completion; None when absent or damaged."""
         data = self._store.get(key)
         if data is None:
             return None
-        if data.get("logprobs") is not None:
-            data["logprobs"] = [TokenLogprob.model_validate(t) for t in data["logprobs"]]
-        return Completion(**data, cached=True)
+        try:
+            if data.get("logprobs") is not None:
+                data["logprobs"] = [TokenLogprob.model_validate(t) for t in data["logprobs"]]
+            return Completion(**data, cached=True)
+        except (TypeError, ValueError):
+            return None
 
     def put(self, key: str, completion: Completion) -> None:
         self._store.put(key, {
@@ -98,19 +146,33 @@ class CachedModel:
         self.name = inner.name
         self.supports_logprobs = inner.supports_logprobs
         self.calls_made = 0
+        self._identity: dict | None = None
+
+    async def identity(self) -> dict:
+        """The inner backend's identity, a model file replaced by its content hash; resolved once."""
+        if self._identity is None:
+            identity = dict(await model_identity(self.inner))
+            if identity.get("file"):
+                identity["file_sha256"] = self.cache.digests.sha256(Path(identity.pop("file")))
+            self._identity = identity
+        return self._identity
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
-        key = request_key(self.name, messages, params)
+        key = request_key(hash_key(await self.identity()), messages, params)
         hit = self.cache.get(key)
-        if hit is not None:
+        if hit is not None and reply_problem(hit, params) is None:
             return hit
         completion = await self.inner.generate(messages, params)
         self.calls_made += 1
-        self.cache.put(key, completion)
+        if reply_problem(completion, params) is None:
+            self.cache.put(key, completion)
         return completion
 
     def describe(self) -> dict:
-        return {**self.inner.describe(), "cache": str(self.cache.path)}
+        described = {**self.inner.describe(), "cache": str(self.cache.path)}
+        if self._identity is not None:
+            described["cache_identity"] = self._identity
+        return described
 
     def warm_up(self, messages: list[Message]) -> None:
         warm_up(self.inner, messages)

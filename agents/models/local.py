@@ -130,6 +130,7 @@ class LocalModel:
     KV_CACHE_BYTES = 1 << 30
 
     supports_logprobs = True
+    supports_images = False  # a text model: runs with media are refused before they start
 
     def __init__(self, path: Path | None = None, n_ctx: int = 4096, n_threads: int | None = None) -> None:
         if find_spec("llama_cpp") is None:
@@ -184,6 +185,9 @@ class LocalModel:
                 self._prime(llama, states, messages)
 
     def _generate_sync(self, messages: list[Message], params: GenerationParams) -> Completion:
+        if any(message.get("images") for message in messages):
+            raise ModelError(f"{self.name} reads text only and was sent images; run the text-only "
+                             f"setting (--modality text) or drop --media")
         seed = params.seed if params.seed is not None else 0
         with self._call_lock:
             llama, states = self._context(params.logprobs)
@@ -208,6 +212,10 @@ class LocalModel:
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
         return await asyncio.to_thread(self._generate_sync, messages, params)
+
+    async def identity(self) -> dict[str, Any]:
+        """The GGUF file; the response cache keys replies by its content hash, not its name."""
+        return {"backend": "local", "file": str(self.path)}
 
     def describe(self) -> dict:
         return {"backend": "local", "name": self.name, "path": str(self.path), "n_ctx": self.n_ctx,

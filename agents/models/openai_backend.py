@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 import os
 import time
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from factprobe.agents.models.sdk_client import LoopBoundClient, describe_failure
+from factprobe.agents.models.replies import InvalidReply, checked
+from factprobe.agents.models.retry import RetryPolicy, with_retries
+from factprobe.agents.models.sdk_client import LoopBoundClient
+from factprobe.eval.media.wire import openai_message
 from factprobe.eval.schema import TokenLogprob
 
 KEY_VARIABLE = "OPENAI_API_KEY"
@@ -29,12 +32,18 @@ def _token_logprobs(choice: Any) -> list[TokenLogprob] | None:
 class OpenAIModel:
     """A chat model behind the official `openai` SDK's AsyncOpenAI client.
 
-    The key comes from `$OPENAI_API_KEY` only. The SDK retries connection errors, timeouts, 408,
-    409, 429 and 5xx itself, `max_retries` times with exponential backoff honouring Retry-After;
-    what still fails becomes a ModelError.
+    The key comes from `$OPENAI_API_KEY` only. Every attempt has one deadline, `timeout` seconds
+    for the whole response; connection errors, timeouts, 408, 409, 429, 5xx and invalid replies
+    (empty, oversized, malformed: factprobe.agents.models.replies) are retried `max_retries` times
+    honouring Retry-After (factprobe.agents.models.retry); what still fails becomes a ModelError.
+
+    `identity()` names the model for the response cache: the server's base URL and the model id
+    the server reports, read once from `GET /models` (a model the list lacks is a ModelSpecError);
+    a server without `/models` is asked one 1-token completion and its `model` field is used.
     """
 
     supports_logprobs = True
+    supports_images = True  # sent as image_url parts (factprobe.eval.media.wire)
 
     def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4) -> None:
@@ -54,15 +63,18 @@ class OpenAIModel:
         self.max_retries = max_retries
         self._key = key or PLACEHOLDER_KEY
         self._clients = LoopBoundClient(self._new_client)
+        self.policy = RetryPolicy(request_timeout=timeout, max_retries=max_retries)
+        self.retries = 0  # attempts repeated after a transient failure, over this object's life
+        self.served: dict[str, Any] | None = None
 
     def _new_client(self) -> Any:
         from openai import AsyncOpenAI
 
-        return AsyncOpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout,
-                           max_retries=self.max_retries)
+        # retries are ours (with_retries), so the SDK makes one attempt per call
+        return AsyncOpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0)
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
-        request: dict[str, Any] = {"model": self.model, "messages": messages,
+        request: dict[str, Any] = {"model": self.model, "messages": [openai_message(m) for m in messages],
                                    "temperature": params.temperature, "max_tokens": params.max_tokens}
         if params.seed is not None:
             request["seed"] = params.seed + params.sample_index
@@ -77,25 +89,86 @@ class OpenAIModel:
         import openai
 
         client = await self._clients.get()
-        started = time.perf_counter()
-        try:
-            response = await client.chat.completions.create(**self._request(messages, params))
-        except (openai.OpenAIError, asyncio.TimeoutError) as exc:
-            raise ModelError(f"openai:{self.model} at {str(client.base_url).rstrip('/')}: "
-                             f"{describe_failure(exc)}") from exc
-        latency = time.perf_counter() - started
-        if not response.choices:
-            raise ModelError(f"{self.name}: the server returned no choices")
-        choice = response.choices[0]
-        usage = response.usage
-        return Completion(text=choice.message.content or "", model=self.name,
+        request = self._request(messages, params)
+
+        async def attempt() -> Completion:
+            started = time.perf_counter()
+            try:
+                response = await client.chat.completions.create(**request)
+            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON
+                raise InvalidReply(f"malformed reply: {exc}") from None
+            return checked(self._completion(response, params, time.perf_counter() - started), params)
+
+        return await with_retries(attempt, self.policy, self._label(client),
+                                  (openai.APIConnectionError,), self._count_retry)
+
+    def _label(self, client: Any) -> str:
+        return f"openai:{self.model} at {str(client.base_url).rstrip('/')}"
+
+    def _count_retry(self, exc: BaseException) -> None:
+        self.retries += 1
+
+    def _completion(self, response: Any, params: GenerationParams, latency: float) -> Completion:
+        """The reply as a Completion; InvalidReply when it lacks a choice or a text message."""
+        choices = getattr(response, "choices", None)
+        if not choices or getattr(choices[0], "message", None) is None:
+            raise InvalidReply(f"malformed reply: no choice with a message ({type(response).__name__})")
+        choice = choices[0]
+        content = choice.message.content
+        if content is not None and not isinstance(content, str):
+            raise InvalidReply(f"malformed reply: the content is {type(content).__name__}, not text")
+        usage = getattr(response, "usage", None)
+        return Completion(text=content or "", model=self.name,
                           prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
                           completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
                           latency_s=latency,
                           logprobs=_token_logprobs(choice) if params.logprobs else None,
                           finish_reason=choice.finish_reason)
 
+    async def identity(self) -> dict[str, Any]:
+        """The base URL and the served model, asked of the server once (see the class docstring).
+
+        Raises ModelError when the server cannot be reached, ModelSpecError when it does not
+        serve this model."""
+        import openai
+
+        client = await self._clients.get()
+        if self.served is None:
+            label = self._label(client)
+            policy = RetryPolicy(request_timeout=self.policy.request_timeout,
+                                 max_retries=min(1, self.policy.max_retries))
+
+            async def listed() -> list[Any] | None:
+                try:
+                    return list((await client.models.list()).data)
+                except openai.APIStatusError as exc:
+                    if exc.status_code in (404, 405, 501):
+                        return None  # the server has no /models: ask for one token below
+                    raise
+
+            models = await with_retries(listed, policy, label, (openai.APIConnectionError,)) or []
+            entry = next((m for m in models if m.id == self.model), None)
+            if entry is not None:
+                self.served = {"model_id": entry.id, "root": getattr(entry, "root", None), "source": "/models"}
+            else:  # no /models, or a server that serves any name it is given (llama.cpp, gateways)
+                async def ping() -> Any:
+                    return await client.chat.completions.create(
+                        model=self.model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1)
+
+                try:
+                    response = await with_retries(ping, policy, label, (openai.APIConnectionError,))
+                except ModelError as exc:
+                    if isinstance(exc.__cause__, openai.NotFoundError):
+                        names = ", ".join(sorted(m.id for m in models)[:8]) or "nothing"
+                        raise ModelSpecError(f"{label} does not serve a model {self.model!r} ({exc.__cause__}); "
+                                             f"its /models lists {names}") from None
+                    raise
+                self.served = {"model_id": getattr(response, "model", None) or self.model, "root": None,
+                               "source": "first response"}
+        return {"backend": "openai", "base_url": str(client.base_url).rstrip("/"), **self.served}
+
     def describe(self) -> dict:
         return {"backend": "openai", "name": self.name, "model": self.model,
                 "base_url": self.base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL,
-                "timeout_s": self.timeout, "max_retries": self.max_retries}
+                "timeout_s": self.timeout, "max_retries": self.max_retries,
+                **({"served_model": self.served} if self.served else {})}

@@ -1,1 +1,2 @@
-"""Strategy modules; each registers one strategy graph (declared in the `factprobe.strategies` entry-point group, pyproject.toml)."""
+"""Strategy modules; each registers one strategy graph (declared in the `factprobe.strategies`
+entry-point group, pyproject.toml)."""

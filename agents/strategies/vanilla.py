@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from langgraph.graph import END, START, StateGraph
 
+from factprobe.agents.choices import presented_question
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import generate_node, parse_node
 from factprobe.agents.prompts import VANILLA_USER, answer_messages, question_block
@@ -21,11 +22,15 @@ def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[
 MessagesBuilder = Callable[[str, "list[dict] | None"], list[dict[str, str]]]
 
 
-def answer_graph(context: StrategyContext, make_messages: MessagesBuilder):
-    """build_prompt → generate → parse: one answer call with the prompt `make_messages` builds."""
+def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offers_refusal: bool = False):
+    """build_prompt → generate → parse: one answer call with the prompt `make_messages` builds.
+
+    A multiple-choice question is asked with its lettered options (agents.choices), plus the
+    refusal option when `offers_refusal`."""
 
     def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": make_messages(state["question"].question, state.get("context")),
+        text = presented_question(state["question"], state.get("repeat", 0), context.seed, offers_refusal)
+        return {"messages": make_messages(text, state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     graph = StateGraph(QAState)

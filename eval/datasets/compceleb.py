@@ -3,7 +3,8 @@
 Each record is two hops: Q1/A1, then Q2/A2 with A1 written as `#1` (where Q2 names A1 as a whole
 word), composed into `Question`/`Answer`. The first listed answer is the answer, others aliases.
 When A2 disagrees with Answer the record keeps no hops (the dataset's notes count them).
-Ids are `compceleb-<person_id>-<category>`.
+Ids are `compceleb-<person_id>-<category>`; the benchmark's full file repeats that pair, so a
+repeat gets `-2`, `-3`, … (the first free suffix): ids are unique by construction.
 """
 
 from __future__ import annotations
@@ -37,8 +38,19 @@ def refer_to_first_hop(question: str, first_answer: str) -> str:
     return re.sub(rf"(?<!\w){re.escape(first_answer)}(?!\w)", "#1", question)
 
 
+def unique_id(base: str, taken: set[str]) -> str:
+    """`base`, or `base-N` with the smallest N >= 2 not yet in `taken`; added to `taken`."""
+    candidate, number = base, 1
+    while candidate in taken:
+        number += 1
+        candidate = f"{base}-{number}"
+    taken.add(candidate)
+    return candidate
+
+
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
+    taken: set[str] = set()
     disagree = 0
     records = parse_records(path, json_records(path, "data"), RawRecord, "Compositional Celebrities")
     for where, record in records:
@@ -52,7 +64,7 @@ def load(path: Path) -> Dataset:
             check_hop_references(path, where, hops, "Q{number}")
         else:
             disagree += 1
-        questions.append(Question(id=f"compceleb-{record.person_id}-{record.category}",
+        questions.append(Question(id=unique_id(f"compceleb-{record.person_id}-{record.category}", taken),
                                   question=record.Question, answer=answer, aliases=aliases,
                                   category=record.category, hops=hops, source=NAME))
     notes = [f"{disagree} records keep no hops: A2 differs from Answer"] if disagree else []

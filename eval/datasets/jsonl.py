@@ -2,34 +2,27 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.text import parse_json, read_utf8
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 def read_jsonl_objects(path: Path) -> list[tuple[int, dict]]:
     """(line number, object) for every non-blank line; a bad line raises DatasetError."""
-    if not path.is_file():
-        raise DatasetError(f"{path}: no such file")
     rows: list[tuple[int, dict]] = []
-    with path.open(encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(f"{path}, line {line_number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(value, dict):
-                raise DatasetError(f"{path}, line {line_number}: expected a JSON object, "
-                                   f"got {type(value).__name__}")
-            rows.append((line_number, value))
+    for line_number, line in enumerate(read_utf8(path).split("\n"), start=1):
+        if not line.strip():
+            continue
+        value = parse_json(line, path, line_number)
+        if not isinstance(value, dict):
+            raise DatasetError(f"{path}, line {line_number}: expected a JSON object, got {type(value).__name__}")
+        rows.append((line_number, value))
     if not rows:
         raise DatasetError(f"{path}: the file holds no records")
     return rows

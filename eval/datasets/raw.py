@@ -6,7 +6,6 @@ each problem becomes a DatasetError naming the file, the line or record, and the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -14,6 +13,7 @@ from pydantic import AfterValidator, BaseModel, StrictFloat, StrictInt, StringCo
 
 from factprobe.eval.datasets.errors import DatasetError
 from factprobe.eval.datasets.jsonl import read_jsonl_objects, validation_message
+from factprobe.eval.datasets.text import parse_json, read_utf8
 from factprobe.eval.schema import Hop
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -31,15 +31,10 @@ def jsonl_records(path: Path) -> list[Located]:
 
 def json_document(path: Path) -> Any:
     """A whole JSON file; bad JSON names the line it fails on."""
-    if not path.is_file():
-        raise DatasetError(f"{path}: no such file")
-    text = path.read_text(encoding="utf-8")
+    text = read_utf8(path)
     if not text.strip():
         raise DatasetError(f"{path}: the file is empty")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"{path}, line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    return parse_json(text, path)
 
 
 def json_records(path: Path, key: str | None = None) -> list[Located]:

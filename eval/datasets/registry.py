@@ -34,7 +34,12 @@ LOADERS: dict[str, tuple[str, str]] = {
     "kuq": ("factprobe.eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
     "fanoutqa": ("factprobe.eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
     "compceleb": ("factprobe.eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
-    "videosimpleqa": ("factprobe.eval.datasets.videosimpleqa", "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id"),
+    "videosimpleqa": ("factprobe.eval.datasets.videosimpleqa",
+                      "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id"),
+    "mcq": ("factprobe.eval.datasets.mcq", "multiple-choice JSONL: id, question, choices, answer (letter or text)"),
+    "mmworld": ("factprobe.eval.datasets.mmworld", "MMWorld annotation JSON: videos with lettered options"),
+    "worldsense": ("factprobe.eval.datasets.worldsense",
+                   "WorldSense worldsense_qa.json: task0.. per video, letter answers"),
 }
 
 

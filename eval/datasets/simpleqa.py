@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.text import read_utf8
 from factprobe.eval.datasets.raw import Located, Text, parse_records
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.schema import Question
@@ -39,19 +41,17 @@ class RawRow(BaseModel):
             return {}
         try:
             return ast.literal_eval(value)
-        except (ValueError, SyntaxError):
+        except (ValueError, SyntaxError, RecursionError, MemoryError):
             try:
                 return json.loads(value)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, RecursionError):
                 raise ValueError("not a dict literal or JSON object") from None
 
 
 def csv_rows(path: Path) -> list[Located]:
     """Every data row as a dict, located by the line it ends on."""
-    if not path.is_file():
-        raise DatasetError(f"{path}: no such file")
     rows: list[Located] = []
-    with path.open(encoding="utf-8", newline="") as handle:
+    with io.StringIO(read_utf8(path), newline="") as handle:
         reader = csv.reader(handle)
         try:
             header = next(reader, None)

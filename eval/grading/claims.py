@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from factprobe.eval.grading.phrases import denies_premise, is_hedged, is_refusal
-from factprobe.eval.grading.tokens import HEDGE_WORDS, content, tokenize
+from factprobe.eval.grading.tokens import HEDGE_WORDS, content, names_in, tokenize
 
 _CLAUSE_BREAK = re.compile(
     r"(?<=[.!?;])\s+(?=\S)|\s+[—–]\s+|\s*\((?=[^)]*\b(?:not\s+sure|i\s+think|unsure)\b)"
@@ -23,7 +23,17 @@ _CLAUSE_BREAK = re.compile(
 _ABBREVIATION_DOT = re.compile(
     r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof|Jr|Sr|Gen|Capt|Col"
     r"|Rev|No|vs|approx|ca|c|[A-Z])\.(?=\s)")
-_OR = re.compile(r"\s*(?:\band/or\b|\bor\b)\s*", re.IGNORECASE)
+_OR = re.compile(r"\s*(?:\band/or\b|\bor\b)\s*|,\s*(?=(?:maybe|perhaps|possibly)\s+\w)|\s+/\s+"
+                 r"|(?-i:(?<=[a-z])/(?=[A-Z]))", re.IGNORECASE)
+# A label before a list ("Candidates: …").
+_LABEL = re.compile(r"^\s*(?:candidates|options|possibilities|choices|possible\s+answers)\s*:\s*", re.IGNORECASE)
+# A person's name of two words or more (particles such as "van" allowed), or one capitalised name.
+_NAME_WORD = r"(?:[A-Z][\w'’.-]*|van|von|de|da|der|del|du|la|le)"
+_NAME_ITEM = re.compile(rf"{_NAME_WORD}(?:\s+{_NAME_WORD})+")
+_ONE_NAME = re.compile(r"[A-Z][\w'’.-]*")
+# What follows a name without being another item: "(1881–1955)", ", a Scottish physician and …".
+_ASIDE = re.compile(r"\s*\([^)]*\)|,\s+(?:a|an)\s+.*$"
+                    r"|,\s+the\s+(?:[A-Z]\w*\s+)?(?!and\b|or\b)[a-z].*$")
 _EITHER = re.compile(r"^\s*(?:it'?s\s+|it\s+(?:is|was)\s+)?either\s+", re.IGNORECASE)
 _LIST = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)", re.IGNORECASE)
 # "No, actually Lyon", "No wait, Lyon", "Actually, Lyon"; not "No human has landed there".
@@ -35,8 +45,18 @@ _SELF_CORRECTION = re.compile(
 _ALTERNATIVE = re.compile(
     r"\b(?:also\s+(?:possible|likely|plausible)|could\s+also\s+be|might\s+also\s+be|may\s+also\s+be"
     r"|alternatively|another\s+possibility|other\s+sources|some\s+sources|others\s+(?:say|claim|suggest)"
-    r"|or\s+(?:maybe|perhaps|possibly))\b", re.IGNORECASE)
-_CORRECTION_WORDS = re.compile(r"\b(?:actually|in\s+fact|in\s+reality|rather)\b", re.IGNORECASE)
+    r"|some\s+(?:people\s+|accounts\s+|historians\s+)?(?:say|claim|suggest|argue|give|list|credit)"
+    r"|or\s+(?:maybe|perhaps|possibly)|(?:it|that)\s+(?:might|could|may)\s+(?:also\s+|well\s+)?be)\b", re.IGNORECASE)
+_BARE_CORRECTION = re.compile(r"^(?:(?:hmm+|um+|uh+|well|oh)[,.]?\s*)?(?:no|nope|wait|actually|scratch\s+that)\W*$",
+                              re.IGNORECASE)
+# "Many think Jupiter", "Some people say Lyon": a view the answer reports, then corrects.
+_HEARSAY = re.compile(r"^(?:many|some|most|people|others|it\s+is\s+often|often)\s+(?:people\s+)?"
+                      r"(?:think|say|believe|assume|claim|guess|answer|confuse|mistake)", re.IGNORECASE)
+_CORRECTION_WORDS = re.compile(
+    r"\b(?:actually|in\s+fact|in\s+reality|rather)\b"
+    # "…until 1963; now it's Mombasa": what holds today replaces what held before
+    r"|^(?:but\s+)?(?:now|today|currently|nowadays)\b|\bnow\s+(?:it'?s|it\s+is)\b"
+    r"|\b(?:is|it'?s)\s+now\s+(?:called|named|known\s+as)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -74,13 +94,21 @@ def split_alternatives(guess: str, keep_or: bool) -> list[str]:
     return [part for part in _OR.split(guess) if part and _meaningful(part)]
 
 
-def split_list(text: str) -> list[str]:
-    """Items of a short list ("Malia, Sasha and Susan"); the text itself when it is not one."""
+def split_list(text: str, people: bool = False) -> list[str]:
+    """Items of a short list ("Malia, Sasha and Susan"); the text itself when it is not one.
+
+    Asides are not items: a parenthesis or an apposition ("Fleming, a physician and chemist"), nor
+    a label ("Candidates: …"). Commas alone make a list of people's names (`people`) or of three
+    names or more: "Paris, France" is one place, "Ada Lind, Otto Brandt" two people.
+    """
+    text = _ASIDE.sub("", _LABEL.sub("", text)).strip() or text
     items = [item.strip(" .") for item in _LIST.split(text) if item and item.strip(" .")]
     if len(items) < 2 or len(text.split()) > 12 or any(len(item.split()) > 4 for item in items):
         return [text]
-    if " and " not in f" {text.lower()} " and "&" not in text:
-        return [text]  # "Paris, France" is a place, not a list
+    named = all(_NAME_ITEM.fullmatch(item) or _ONE_NAME.fullmatch(item) for item in items)
+    if " and " not in f" {text.lower()} " and "&" not in text and not (
+            named and (people or len(items) >= 3)):
+        return [text]  # "Paris, France" is one place; "Jupiter, Saturn, Neptune" three candidates
     return items
 
 
@@ -120,15 +148,22 @@ def read_answer(answer: str, keep_or: bool = False) -> Reading:
     refused = False
     kept: list[str] = []
     alternatives: list[str] = []
+    correcting = False
     for part in parts:
+        if _BARE_CORRECTION.match(part):
+            correcting = bool(kept)  # "Jupiter? Hmm, no — Saturn.": what follows replaces what came before
+            continue
+        if _HEARSAY.match(part) and not kept and len(parts) > 1:
+            continue  # "Many think Jupiter, but it's Saturn": others' view before the answer
         if is_refusal(part):
             refused = True
             kept.extend(_guess_after_refusal(part))
         elif _meaningful(part) and kept and _ALTERNATIVE.search(part):
-            alternatives.append(part)
+            if names_in(part) or re.search(r"\d", part):
+                alternatives.append(part)  # "…, but it might be Milan"; not "…, but it might be worth checking"
         elif _meaningful(part):
-            if _SELF_CORRECTION.match(part) or (kept and _CORRECTION_WORDS.search(part)):
-                kept = []  # "Paris? No, actually Lyon.": the correction replaces what came before
+            if correcting or _SELF_CORRECTION.match(part) or (kept and _CORRECTION_WORDS.search(part)):
+                kept, correcting = [], False  # "Paris? No, actually Lyon.": the correction replaces what came before
                 part = _SELF_CORRECTION.sub("", part)
             kept.append(part)
     guess = "; ".join(part.rstrip(" .;") for part in kept).strip()

@@ -14,7 +14,7 @@ from factprobe.eval.grading.names import is_person_question, looks_like_name, ma
 from factprobe.eval.grading.numbers import (Quantity, Relation, find_quantities, find_ranges, gold_quantity, relate,
                                            unit_asked)
 from factprobe.eval.grading.text_match import ACRONYM_REASON, match_text
-from factprobe.eval.grading.tokens import names_in, tokenize
+from factprobe.eval.grading.tokens import STOPWORDS, Token, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
 
 _PLACE_QUESTION = re.compile(r"\b(where|city|town|village|country|place|located|born|headquarter\w*|capital"
@@ -67,13 +67,17 @@ def _compare_dates(claim: str, gold: DateValue, question: str) -> Verdict:
     return Verdict(Finding.CONFLICT, "states a different date")
 
 
+_SOMETIME = re.compile(r"\b(?:sometime|some\s+time|at\s+some\s+point)\b", re.IGNORECASE)
+
+
 def _no_figure(claim: str, kind: str) -> Verdict:
     """A claim with no figure or date for a gold that is one.
 
-    Prose that names nothing ("Many people lost their lives", "That was decades ago") neither
-    confirms nor contradicts the gold: vague. A claim that names something is left to the caller.
+    Prose that names nothing ("Many people lost their lives", "That was decades ago"), or that
+    says "sometime" ("sometime before the war"), neither confirms nor contradicts the gold: vague.
+    A claim that names something is left to the caller.
     """
-    if re.search(r"\d", spelled_to_digits(claim)) or names_in(claim):
+    if re.search(r"\d", spelled_to_digits(claim)) or (names_in(claim) and not _SOMETIME.search(claim)):
         return Verdict(Finding.UNDECIDED, f"states no {kind}")
     return Verdict(Finding.VAGUE, f"states no {kind}, only a vague description")
 
@@ -107,8 +111,10 @@ def _compare_range(claim: str, gold: Quantity) -> Verdict | None:
     for low, high in find_ranges(claim):
         if relate(gold, low) is Relation.INCOMPARABLE:
             continue
-        low_base = low.value * (low.factor if low.dimension else gold.factor)
-        high_base = high.value * (high.factor if high.dimension else (low.factor if low.dimension else gold.factor))
+        unit = low if low.dimension else gold
+        low_base = (low.value + unit.offset) * unit.factor
+        high_unit = high if high.dimension else unit
+        high_base = (high.value + high_unit.offset) * high_unit.factor
         if low_base <= gold.base <= high_base:
             return Verdict(Finding.VAGUE, "gives a range that holds the gold but does not pin it down")
         return Verdict(Finding.CONFLICT, "gives a range that excludes the gold")
@@ -120,7 +126,7 @@ def _with_question_unit(gold: Quantity, question: str) -> Quantity:
     if gold.dimension is not None:
         return gold
     unit = unit_asked(question)
-    return gold if unit is None else replace(gold, dimension=unit[0], factor=unit[1])
+    return gold if unit is None else replace(gold, dimension=unit[0], factor=unit[1], offset=unit[2])
 
 
 def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
@@ -185,14 +191,32 @@ def compare_single(claim: str, gold: str, question: str) -> Verdict:
         return listed
     if is_person_question(question) and looks_like_name(gold):
         return _no_extra_items(match_person(tokens, gold, words), claim,
-                               lambda part: match_person(tokenize(part), gold, words))
+                               lambda part: match_person(tokenize(part), gold, words), people=True)
+    if is_person_question(question) and len(tokenize(gold)) == 1:
+        return _one_name(match_text(tokens, gold, words), tokens, gold)
     return _no_extra_items(match_text(tokens, gold, words), claim,
                            lambda part: match_text(tokenize(part), gold, words))
 
 
-def _no_extra_items(verdict: Verdict, claim: str, compare: Callable[[str], Verdict]) -> Verdict:
+def _one_name(verdict: Verdict, claim: list[Token], gold: str) -> Verdict:
+    """A one-word person gold followed by another name ("Galileo Galilei" for "Galileo").
+
+    Often the full name, sometimes another person ("Herod Agrippa" for "Herod"): undecided.
+    """
+    if verdict.finding is not Finding.CONFLICT or "containing the gold" not in verdict.reason:
+        return verdict
+    word = tokenize(gold)[0].norm
+    for index, token in enumerate(claim[:-1]):
+        after = claim[index + 1]
+        before_free = index == 0 or not claim[index - 1].capitalised or claim[index - 1].norm in STOPWORDS
+        if token.norm == word and after.capitalised and after.gap == " " and before_free:
+            return Verdict(Finding.UNDECIDED, f"adds a name to a one-word gold ({token.text} {after.text})")
+    return verdict
+
+
+def _no_extra_items(verdict: Verdict, claim: str, compare: Callable[[str], Verdict], people: bool = False) -> Verdict:
     """A single gold stated inside a short list ("Paris and Lyon") is one candidate among others."""
-    parts = split_list(claim)
+    parts = split_list(claim, people)
     if verdict.finding is not Finding.MATCH or len(parts) < 2 or verdict.reason == ACRONYM_REASON:
         return verdict
     others = [part for part in parts if compare(part).finding is not Finding.MATCH]

@@ -116,10 +116,17 @@ _DECADE = re.compile(r"\b(?P<year>\d{3}0)'?s\b")
 _CENTURY = re.compile(r"\b(?P<n>\d{1,2})(?:st|nd|rd|th)\s+century(?:\s+(?P<era>BC|BCE))?", re.IGNORECASE)
 
 
+def _decade(year: int) -> tuple[int, int]:
+    """"the 1880s" -> (1880, 1889); "the 1900s" may mean the decade or the century: the wider reading."""
+    if year % 100 == 0:
+        return year, year + 99
+    return year, year + 9
+
+
 def find_periods(text: str) -> list[tuple[int, int]]:
     """Decades and centuries as year ranges: "the 1880s" -> (1880, 1889), "19th century" -> (1801, 1900)."""
     text = spelled_to_digits(text)
-    periods = [(int(m.group("year")), int(m.group("year")) + 9) for m in _DECADE.finditer(text)]
+    periods = [_decade(int(m.group("year"))) for m in _DECADE.finditer(text)]
     for match in _CENTURY.finditer(text):
         number = int(match.group("n"))
         if match.group("era"):

@@ -1,28 +1,32 @@
 """Quantities in text: value, precision (the last significant figure) and unit, and their comparison.
 
 A gold figure is matched to its last significant figure (SimpleQA): the answer, converted to the
-gold's unit, must round to the gold and be at least as precise. A plain integer is exact; trailing
-zeros count as not significant only with a multiplier ("120k", "3 million") or an approximate
-wording, so "70,000" asks for 70,000 while "70k" means 65k-75k.
+gold's unit, must round to the gold and be at least as precise. A plain count is exact; trailing
+zeros count as not significant with a multiplier ("120k", "3 million"), an approximate wording, or
+in a measured gold of four or more digits ("384,400 km"), so "70,000" asks for 70,000 while "70k"
+means 65k-75k. Thousands may be grouped with commas or spaces ("29 032"); a comma before one, two
+or four and more digits is a decimal comma ("3,14159"). Temperatures convert with their offsets.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
 
 from factprobe.eval.grading.phrases import APPROXIMATE, LOWER_BOUND, UPPER_BOUND
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-# alias -> (dimension, factor to the dimension's base unit)
+# alias -> (dimension, factor to the dimension's base unit); base = (value + offset) * factor
 _UNITS: dict[str, tuple[str, Decimal]] = {}
+_OFFSETS: dict[str, Decimal] = {}
 
 
-def _add(dimension: str, factor: str, *aliases: str) -> None:
+def _add(dimension: str, factor: str | Decimal, *aliases: str, offset: str = "0") -> None:
     for alias in aliases:
         _UNITS[alias] = (dimension, Decimal(factor))
+        _OFFSETS[alias] = Decimal(offset)
 
 
 _add("length", "1", "m", "meter", "meters", "metre", "metres")
@@ -58,8 +62,11 @@ _add("speed", "1.852", "knot", "knots", "kn")
 _add("speed", "3600", "km/s", "kilometers per second", "kilometres per second")
 _add("speed", "5793.6384", "mi/s", "miles per second")
 _add("percent", "1", "%", "percent", "per cent", "pct")
-_add("celsius", "1", "°c", "c", "celsius", "degrees celsius", "degrees c")
-_add("fahrenheit", "1", "°f", "f", "fahrenheit", "degrees fahrenheit", "degrees f")
+# Temperatures in kelvin: 100 °C and 212 °F are one value.
+_add("temperature", "1", "°c", "c", "celsius", "degrees celsius", "degrees c", "degrees centigrade", offset="273.15")
+_add("temperature", Decimal(5) / Decimal(9), "°f", "f", "fahrenheit", "degrees fahrenheit", "degrees f",
+     offset="459.67")
+_add("temperature", "1", "kelvin", "kelvins", "°k")
 _add("usd", "1", "$", "us$", "usd", "dollar", "dollars", "us dollars")
 _add("eur", "1", "€", "eur", "euro", "euros")
 _add("gbp", "1", "£", "gbp", "pounds sterling", "sterling")
@@ -70,7 +77,8 @@ _MULTIPLIERS = {"k": Decimal(1000), "thousand": Decimal(1000), "million": Decima
                 "bn": Decimal(10) ** 9, "trillion": Decimal(10) ** 12, "tn": Decimal(10) ** 12}
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _NUMBER = re.compile(
-    r"(?P<cur>us\$|[$€£¥])?\s?(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<frac>\d+))?"
+    r"(?P<cur>us\$|[$€£¥])?\s?(?P<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,.])|\d+)"
+    r"(?:\.(?P<frac>\d+)|,(?P<cfrac>\d{1,2}|\d{4,})(?![\d,]))?"
     r"(?:\s?[x×*]\s?10\s?\^\s?(?P<exp>[-−]?\d+)|e(?P<exp2>[-−]?\d+)\b)?"
     r"(?:\s?(?P<mult>thousand|million|billion|trillion|mln|mn|bn|tn|k)\b)?"
     r"(?:\s?(?P<unit>" + _UNIT_ALT + r")(?![\w]))?",
@@ -96,27 +104,33 @@ class Quantity:
     value: Decimal
     step: Decimal          # the place of the last significant figure
     dimension: str | None  # None: no measuring unit (a count, or a unit the question implies)
-    factor: Decimal
+    factor: Decimal        # to the dimension's base unit
     approximate: bool
     bound: str | None      # "lower" ("more than"), "upper" ("under") or None
     looks_like_year: bool
     start: int
     end: int
     text: str
+    offset: Decimal = Decimal(0)  # added before the factor (temperatures)
 
     @property
     def base(self) -> Decimal:
-        return self.value * self.factor
+        return (self.value + self.offset) * self.factor
 
     @property
     def base_step(self) -> Decimal:
         return self.step * self.factor
 
 
+def _digits(integer: str) -> str:
+    """The integer part without thousands separators (commas or spaces)."""
+    return re.sub(r"[,\s]", "", integer)
+
+
 def _step(integer: str, fraction: str | None, coarse_zeros: bool) -> Decimal:
     if fraction:
         return Decimal(1).scaleb(-len(fraction))
-    digits = integer.replace(",", "")
+    digits = _digits(integer)
     zeros = len(digits) - len(digits.rstrip("0")) if coarse_zeros and digits.strip("0") else 0
     return Decimal(1).scaleb(zeros)
 
@@ -132,7 +146,8 @@ def find_quantities(text: str) -> list[Quantity]:
             continue  # part of a code or a date
         if _ORDINAL.match(text[match.end():]):
             continue
-        integer, fraction, mult = match.group("int"), match.group("frac"), match.group("mult")
+        integer, mult = match.group("int"), match.group("mult")
+        fraction = match.group("frac") or match.group("cfrac")  # "3,14159": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
         exponent = match.group("exp") or match.group("exp2")
         if exponent:
@@ -143,23 +158,27 @@ def find_quantities(text: str) -> list[Quantity]:
             unit, multiplier = "", Decimal(10) ** 6
         approx = bool(APPROXIMATE.search(before[-25:]))
         coarse = approx or multiplier != 1 or bool(exponent)
-        value = Decimal(integer.replace(",", "") + ("." + fraction if fraction else "")) * multiplier
+        value = Decimal(_digits(integer) + ("." + fraction if fraction else "")) * multiplier
+        if re.search(r"(?:^|[\s(])[-−]$", before):
+            value = -value  # "-40 °C"; not the dash of a range ("10-12")
         step = _step(integer, fraction, coarse) * multiplier
-        dimension, factor = _UNITS.get(unit or (currency or "").lower(), (None, Decimal(1)))
+        unit_key = unit or (currency or "").lower()
+        dimension, factor = _UNITS.get(unit_key, (None, Decimal(1)))
         bound = "lower" if LOWER_BOUND.search(before[-25:]) else "upper" if UPPER_BOUND.search(before[-25:]) else None
-        year_like = (not fraction and not mult and not unit and not currency and "," not in integer
+        year_like = (not fraction and not mult and not unit and not currency and integer.isdigit()
                      and len(integer) == 4 and 1000 <= int(integer) <= 2100)
         found.append(Quantity(value, step, dimension, factor, approx, bound, year_like,
-                              start, match.end(), text[start:match.end()].strip()))
+                              start, match.end(), text[start:match.end()].strip(), _OFFSETS.get(unit_key, Decimal(0))))
     return found
 
 
-def unit_asked(question: str) -> tuple[str, Decimal] | None:
-    """The unit a question asks the answer in ("in metres", "how many kilometres"), if any."""
+def unit_asked(question: str) -> tuple[str, Decimal, Decimal] | None:
+    """The unit a question asks the answer in ("in metres", "how many kilometres"): dimension, factor, offset."""
     match = re.search(r"\b(?:in|how\s+many|number\s+of)\s+(" + _UNIT_ALT + r")\b", question, re.IGNORECASE)
     if match is None or len(match.group(1)) < 2:
         return None
-    return _UNITS[match.group(1).lower()]
+    alias = match.group(1).lower()
+    return (*_UNITS[alias], _OFFSETS[alias])
 
 
 def find_ranges(text: str) -> list[tuple[Quantity, Quantity]]:
@@ -203,7 +222,25 @@ def gold_quantity(gold: str) -> Quantity | None:
         return None
     if rest and rest[:1].isupper() and text.strip()[:1].isalpha():
         return None  # "Apollo 11", "Season 7": a name with a number, not a figure
-    return quantity
+    return _measured_precision(quantity)
+
+
+_KEPT_FIGURES = 3  # significant figures a measured gold keeps however many zeros it ends with
+
+
+def _measured_precision(quantity: Quantity) -> Quantity:
+    """A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred).
+
+    Only for a whole figure with a unit and at least four digits, keeping three significant
+    figures: a count ("70,000 spectators") and a short figure ("100 °C") stay exact.
+    """
+    if quantity.dimension is None or quantity.step != 1 or quantity.value != quantity.value.to_integral_value():
+        return quantity
+    digits = str(abs(int(quantity.value)))
+    zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - _KEPT_FIGURES)
+    if len(digits) < 4 or zeros <= 0:
+        return quantity
+    return replace(quantity, step=Decimal(10) ** zeros)
 
 
 def _half(step: Decimal) -> Decimal:
@@ -220,8 +257,8 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
     """How the answer's figure stands to the gold's (SimpleQA's last-significant-figure rule)."""
     if gold.dimension and answer.dimension and gold.dimension != answer.dimension:
         return Relation.INCOMPARABLE
-    factor = gold.factor if answer.dimension is None else answer.factor
-    value, step = answer.value * factor, answer.step * factor
+    factor, offset = (gold.factor, gold.offset) if answer.dimension is None else (answer.factor, answer.offset)
+    value, step = (answer.value + offset) * factor, answer.step * factor
     target, target_step = gold.base, gold.base_step
     tolerance = target_step * Decimal("1e-9")
     if answer.bound == "lower":
@@ -230,7 +267,8 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.BOUND_OK if target < value else Relation.CONFLICT
     if abs(value - target) <= _half(target_step) + tolerance and step <= target_step + tolerance:
         return Relation.MATCH
-    converted = answer.dimension is not None and gold.dimension is not None and answer.factor != gold.factor
+    converted = answer.dimension is not None and gold.dimension is not None and (
+        answer.factor != gold.factor or answer.offset != gold.offset)
     if converted and abs(value - target) <= _half(target_step) + _half(step) + tolerance \
             and significant_figures(answer.value, answer.step) >= _figures_needed(gold):
         return Relation.MATCH  # a conversion about as precise as the gold, in significant figures

@@ -1,25 +1,31 @@
 """The deterministic rule grader, built on SimpleQA's grading rules (protocols §1).
 
 1. Empty answer, or a refusal with no guess: NOT_ATTEMPTED. A refusal or hedge followed by a guess
-   ("I'm not sure. Maybe Lyon?") grades the guess; a self-correction ("Paris? No, actually Lyon")
-   grades the correction; a stated confidence or a JSON reply's other fields are ignored.
-2. Unanswerable question: a refusal or a denial of the premise is NOT_ATTEMPTED, any claim INCORRECT.
-3. The guess is split into candidates ("Lyon or Paris", "Paris, though Lyon is also possible",
-   "Malia, Sasha and Susan"); each is compared with the gold and its aliases by type: dates (any
-   format; a coarser date is INCORRECT, a finer one fine, a decade or century holding the gold is
-   vague), figures (units converted, matched to the gold's last significant figure), person names
-   (surname alone, optional middle names and titles, initials, small typos), and other names
-   (words the question implies, the gold's type word and a leading preposition may be left out;
-   acronyms count).
-4. Several candidates where one is wrong, a negated gold ("not Paris"), a different entity that
-   contains the gold ("North Dakota" for "Dakota", "Star Wars: The Empire Strikes Back" for "Star
-   Wars"), a different number in a name ("Apollo 13"): INCORRECT.
-5. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy. An
-   approximate figure, bound or range that neither confirms nor contradicts ("around 100k" for
-   120k) is NOT_ATTEMPTED.
-6. Where the rules cannot decide (a free paraphrase, a vague description, a partial overlap,
-   several dates of which one is the gold's) the grade is UNGRADED and the note, starting with
-   "undecided:", says why; the grader never guesses.
+   ("I'm not sure. Maybe Lyon?") grades the guess; a self-correction ("Paris? No, actually Lyon",
+   "…until 1963; now it's Lyon") grades the correction; others' view reported before the answer
+   ("Many think Lyon, but…"), a stated confidence and a JSON reply's other fields are ignored.
+2. Unanswerable question: a refusal or a premise correction ("there are only five", "it hasn't
+   happened", "X has no capital") is NOT_ATTEMPTED, any claim INCORRECT.
+3. The guess is split into candidates ("Lyon or Paris", "Lyon / Paris", "maybe Lyon, maybe Paris",
+   "Paris, though Lyon is also possible", short lists); each is compared with the gold and its
+   aliases by type: dates (any format), figures (units and temperatures converted, grouped or
+   decimal-comma digits, matched to the gold's last significant figure), person names (surname
+   alone, compound surnames, optional middle names and titles, initials, small typos) and other
+   names (words the question implies, the gold's type word, a leading preposition may be left out;
+   acronyms and words written apart count).
+4. INCORRECT: several candidates where one is wrong, a negated gold ("not Paris"), a different
+   entity containing the gold ("North Dakota", "Democratic Republic of the Congo", "Dominican"),
+   another generation ("Dumas fils"), a different number in a name, a coarser answer (a year for a
+   date, one item of a list, "Dakota" for "South Dakota").
+5. NOT_ATTEMPTED: a coarser answer beside an admission of not knowing the rest ("1969, but I don't
+   remember the day"), an approximate figure, bound or range that neither confirms nor contradicts,
+   prose stating no figure or date, a short description naming nothing ("A major river", "A Danish
+   architect, though I forget the name") and a rough location ("somewhere in Austria").
+6. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy.
+7. Where the rules cannot decide (a free paraphrase, a description naming something, a partial
+   name, the gold only as a landmark, in an aside or after another answer, middle names that
+   differ) the grade is UNGRADED and the note, starting with "undecided:", says why; the grader
+   never guesses.
 """
 
 from __future__ import annotations
@@ -30,10 +36,10 @@ from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.claims import Reading, read_answer
 from factprobe.eval.grading.compare import compare_claim, question_words
 from factprobe.eval.grading.dates import find_periods, gold_date
-from factprobe.eval.grading.descriptions import describe
+from factprobe.eval.grading.descriptions import describe, vague_place
 from factprobe.eval.grading.numbers import gold_quantity
 from factprobe.eval.grading.phrases import is_hedged, is_refusal
-from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, tokenize
+from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
 from factprobe.eval.schema import Grade, Question
 
@@ -43,6 +49,7 @@ __all__ = ["RuleGrader", "matches_gold", "is_hedged", "is_refusal"]
 _ONE_OF = re.compile(r"^\s*(?:(?:it\s+(?:is|was)|it'?s|probably|maybe|perhaps)\s+)?one\s+of\s+(?:the|his|her|their)\b",
                      re.IGNORECASE)
 _SHORT_CLAIM = 5  # new content words up to which a claim naming something else is a wrong answer
+_SHORT_DESCRIPTION = 5  # content words up to which a description without names is vague, not a paraphrase
 
 
 def _grade_candidates(candidates: list[str], golds: list[str], question: str) -> Verdict:
@@ -72,6 +79,24 @@ def _new_words(text: str, question: str) -> tuple[list[str], list[str]]:
     return [t.norm for t in tokens], [t.text for t in tokens if t.capitalised or t.norm.isdigit()]
 
 
+_DENIAL = re.compile(r"\b(?:not|isn'?t|wasn'?t|never|no|contrary)\b", re.IGNORECASE)
+
+
+def _first_claim_rules(verdict: Verdict, reading: Reading, golds: list[str], question: str) -> Verdict:
+    """The answer's first statement is its answer: "Saturn. Jupiter is a close second" does not state Jupiter.
+
+    A match found only after a first statement that names something else (and denies nothing) is undecided.
+    """
+    statements = reading.guess.split("; ")
+    if verdict.finding is not Finding.MATCH or len(statements) < 2 or _DENIAL.search(statements[0]):
+        return verdict
+    asked = question_words(question)
+    named = [name for name in names_in(statements[0]) if name.lower() not in asked]
+    if named and _best_over_golds(statements[0], golds, question).finding is not Finding.MATCH:
+        return Verdict(Finding.UNDECIDED, f"first names {named[0]}, then the gold")
+    return verdict
+
+
 def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[Grade, str]:
     """A claim that states nothing of the gold: a wrong entity, a non-answer, or a paraphrase."""
     words, names = _new_words(reading.guess, question)
@@ -90,10 +115,12 @@ def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[
 
 def _description_outcome(reading: Reading, question: str) -> tuple[Grade, str] | None:
     """A guess that describes the answer instead of naming it ("A famous Russian novelist")."""
+    if vague_place(reading.guess):
+        return Grade.NOT_ATTEMPTED, "says only roughly where (vague)"
     description = describe(reading.guess, question)
     if description is None:
         return None
-    if reading.refused or not description.names:
+    if reading.refused or (not description.names and description.size <= _SHORT_DESCRIPTION):
         return Grade.NOT_ATTEMPTED, "describes the answer without naming it (vague)"
     return Grade.UNGRADED, (f"undecided: a vague description naming {' '.join(description.names[:3])}, "
                             "neither the gold nor clearly another answer")
@@ -132,6 +159,7 @@ class RuleGrader:
         if not reading.has_guess:
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal" if reading.refused else "no answer given")
         verdict = _grade_candidates(reading.candidates, golds, question.question)
+        verdict = _first_claim_rules(verdict, reading, golds, question.question)
         valued = any(gold_date(gold) is not None or gold_quantity(gold) is not None or find_periods(gold)
                      for gold in golds)
         return self._from_verdict(verdict, reading, question.question, valued)

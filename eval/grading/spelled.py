@@ -1,4 +1,4 @@
-"""Spelled-out numbers to digits: "thirty-two" -> "32", "nineteen fourteen" -> "1914".
+"""Spelled-out numbers to digits: "thirty-two" -> "32", "nineteen fourteen" -> "1914", "a dozen" -> "12".
 
 Regular runs go through word2number; the year style ("nineteen fourteen", "twenty twenty-one"),
 which word2number sums instead of joining, is read here as two two-digit groups.
@@ -55,6 +55,16 @@ def _to_digits(match: re.Match[str]) -> str:
         return text
 
 
+_DOZEN = re.compile(r"\b(?:(half)\s+a|(a|one|\d+))\s+dozen\b", re.IGNORECASE)
+
+
+def _dozens(match: re.Match[str]) -> str:
+    if match.group(1):
+        return "6"
+    count = match.group(2).lower()
+    return str(12 * (1 if count in ("a", "one") else int(count)))
+
+
 def spelled_to_digits(text: str) -> str:
-    """Replace each run of number words with its digits; other text is unchanged."""
-    return _RUN.sub(_to_digits, text)
+    """Replace each run of number words with its digits ("a dozen" is 12); other text is unchanged."""
+    return _DOZEN.sub(_dozens, _RUN.sub(_to_digits, text))

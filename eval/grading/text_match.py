@@ -14,22 +14,32 @@ from factprobe.eval.grading.tokens import STOPWORDS, TYPE_WORDS, Token, content,
 from factprobe.eval.grading.verdict import Finding, Verdict
 
 ACRONYM_REASON = "states the gold as an acronym or its expansion"
+# Words that tell apart places of one name ("South Dakota", "New Guinea"); without them an answer is coarser.
+QUALIFIERS = frozenset("north south east west northern southern eastern western central upper lower new old "
+                       "great greater little".split())
 _PREPOSITIONS = frozenset("in on at by from of to for during near inside within".split())
 
 
 def required_words(gold: str, question_words: set[str]) -> list[str]:
-    """The gold's words an answer must state: not implied by the question, not stopwords."""
-    words = [t.norm for t in tokenize(gold)]
-    while words and (words[0] in _PREPOSITIONS or words[0] in ("a", "an", "the")):
-        words = words[1:]
-    required = [w for w in content(words) if w not in question_words and w not in TYPE_WORDS]
+    """The gold's words an answer must state: not implied by the question, not stopwords.
+
+    A hyphenated name stays whole: "Guinea-Bissau" asked about Bissau still needs "Bissau".
+    """
+    tokens = tokenize(gold)
+    while tokens and (tokens[0].norm in _PREPOSITIONS or tokens[0].norm in ("a", "an", "the")):
+        tokens = tokens[1:]
+    words = [t.norm for t in tokens]
+    hyphenated = {index for index, token in enumerate(tokens) if index and token.gap == "-"}
+    hyphenated |= {index - 1 for index in hyphenated}
+    required = [t.norm for index, t in enumerate(tokens) if t.norm not in STOPWORDS and (
+        index in hyphenated or (t.norm not in question_words and t.norm not in TYPE_WORDS))]
     return required or content(words) or words
 
 
-def _find_run(claim: list[Token], required: list[str], allowed: set[str]) -> tuple[int, int] | None:
-    """Start and end (exclusive) of the first run holding the required words in order."""
+def _find_run(claim: list[Token], required: list[str], allowed: set[str], skip: int = 0) -> tuple[int, int] | None:
+    """Start and end (exclusive) of the first run, from position `skip`, holding the required words in order."""
     for start, token in enumerate(claim):
-        if not same_word(token.norm, required[0]):
+        if start < skip or not same_word(token.norm, required[0]):
             continue
         position, index = 1, start + 1
         while position < len(required) and index < len(claim):
@@ -42,6 +52,68 @@ def _find_run(claim: list[Token], required: list[str], allowed: set[str]) -> tup
         if position == len(required):
             return start, index
     return None
+
+
+def _joined_compounds(claim: list[Token], gold_words: set[str]) -> list[Token]:
+    """Claim words written apart that make one gold word ("deoxyribo nucleic" -> "deoxyribonucleic")."""
+    joined: list[Token] = []
+    index = 0
+    while index < len(claim):
+        token = claim[index]
+        following = claim[index + 1] if index + 1 < len(claim) else None
+        if following is not None and following.gap in (" ", "-") and token.norm not in gold_words \
+                and any(same_word(token.norm + following.norm, word) for word in gold_words):
+            joined.append(Token(token.text + following.text, token.norm + following.norm, token.start,
+                                following.end, token.gap))
+            index += 2
+            continue
+        joined.append(token)
+        index += 1
+    return joined
+
+
+# "near Stockholm", "north of Lyon": the gold named as a reference point, not as the answer.
+_RELATIONS = (("near",), ("outside",), ("beside",), ("nearby",), ("close", "to"), ("next", "to"), ("north", "of"),
+              ("south", "of"), ("east", "of"), ("west", "of"), ("northeast", "of"), ("northwest", "of"),
+              ("southeast", "of"), ("southwest", "of"), ("far", "from"), ("suburb", "of"), ("across", "from"))
+
+
+def _landmark(claim: list[Token], start: int) -> bool:
+    """The run at `start` follows a spatial relation ("near", "north of") in the same clause."""
+    words = [t.norm for t in claim[max(0, start - 2):start]]
+    if start < len(claim) and any(ch in claim[start].gap for ch in ",;.:"):
+        return False
+    return any(tuple(words[-len(relation):]) == relation for relation in _RELATIONS)
+
+
+def _not_the_answer(claim: list[Token], start: int, end: int, gold_tokens: list[Token]) -> str | None:
+    """Why the gold stated at claim[start:end] is not put forward as the answer, if it is not.
+
+    "Jupiter's moon Ganymede" names something of the gold; "Jupiter-like" a word built on it;
+    "Saturn (Jupiter is smaller)" mentions it only in an aside.
+    """
+    following = claim[end] if end < len(claim) else None
+    possessive = claim[end - 1].text.lower().endswith(("'s", "’s")) and not gold_tokens[-1].text.lower().endswith(
+        ("'s", "’s"))
+    if possessive and following is not None and following.gap == " ":
+        return f"names something of the gold ({claim[end - 1].text} {following.text})"
+    if following is not None and following.gap == "-" and not following.capitalised:
+        return f"a word built on the gold ({claim[end - 1].text}-{following.text})"
+    opened = "".join(t.gap for t in claim[:start + 1])
+    if opened.count("(") > opened.count(")"):
+        outside = [t for t in claim[:start] if t.capitalised and t.norm not in STOPWORDS]
+        if outside:
+            return "mentions the gold only in an aside"
+    return None
+
+
+def _widen(claim: list[Token], start: int, end: int, gold_words: set[str]) -> tuple[int, int]:
+    """The run grown over touching gold words the required words left out ("Republic of the Congo")."""
+    while start > 0 and claim[start - 1].norm in gold_words and len(claim[start].gap) <= 1:
+        start -= 1
+    while end < len(claim) and claim[end].norm in gold_words and len(claim[end].gap) <= 1:
+        end += 1
+    return start, end
 
 
 def _glued_entity(claim: list[Token], start: int, end: int, known: set[str], gold_typed: bool,
@@ -132,27 +204,42 @@ def match_text(claim: list[Token], gold: str, question_words: set[str]) -> Verdi
         return Verdict(Finding.MATCH, ACRONYM_REASON)
     gold_words = [t.norm for t in gold_tokens]
     required = required_words(gold, question_words)
+    claim = _joined_compounds(claim, set(required))
     if not required:
         return Verdict(Finding.ABSENT, "gold has no words")
     allowed = set(gold_words) | question_words | STOPWORDS | TYPE_WORDS
     run = _find_run(claim, required, allowed)
+    landmark = None
+    while run is not None and _landmark(claim, run[0]):
+        landmark = landmark or run
+        run = _find_run(claim, required, allowed, skip=run[0] + 1)
+    if run is None and landmark is not None:
+        return Verdict(Finding.UNDECIDED, "mentions the gold only as a landmark "
+                       f"({' '.join(t.text for t in claim[max(0, landmark[0] - 2):landmark[1]])})")
     if run is None:
         present = [w for w in required if any(same_word(t.norm, w) for t in claim)]
         strangers = _glued_strangers(claim, present, set(gold_words) | question_words)
         other_numbers = [t.text for t in claim if t.norm.isdigit() and t.norm not in gold_words]
         if any(w.isdigit() for w in required if w not in present) and other_numbers:
             return Verdict(Finding.CONFLICT, f"a different number in the name ({other_numbers[0]})")
-        if present and strangers:
+        named = all(t.capitalised or t.norm in STOPWORDS or not t.norm.isalpha() for t in gold_tokens)
+        if present and strangers and named:  # a description ("aid to rebuild Western Europe") is not a name
             return Verdict(Finding.CONFLICT, f"names a different entity sharing part of the gold ({strangers[0]})")
         if present and len(present) < len(required):
             missing = [w for w in required if w not in present]
+            if all(word in QUALIFIERS for word in missing):
+                return Verdict(Finding.CONFLICT, f"less specific than the gold (drops '{' '.join(missing)}')",
+                               partial=True)
             return Verdict(Finding.UNDECIDED, f"states only part of the gold (missing: {' '.join(missing)})")
         if present:
             return Verdict(Finding.UNDECIDED, "gold words present but not as one phrase")
         return Verdict(Finding.ABSENT, "does not state the gold")
-    start, end = run
+    start, end = _widen(claim, *run, set(gold_words))
     if negated_tokens(claim, start, end):
         return Verdict(Finding.CONFLICT, "negates the gold")
+    aside = _not_the_answer(claim, start, end, gold_tokens)
+    if aside:
+        return Verdict(Finding.UNDECIDED, aside)
     subtitle = _subtitle(claim, end, set(gold_words) | question_words)
     if subtitle:
         return Verdict(Finding.CONFLICT, f"names a longer title than the gold ('{subtitle}')")

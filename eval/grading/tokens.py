@@ -92,15 +92,29 @@ def typo_distance(a: str, b: str) -> int:
     return Levenshtein.distance(a, b)
 
 
+_DERIVING_SUFFIXES = ("an", "ian", "ean", "ese", "ish", "ic", "ite", "er", "ns")
+
+
+def _derived(longer: str, shorter: str) -> bool:
+    """`longer` is a word made from `shorter` ("Dominican" from "Dominica"), not a typo of it."""
+    if not longer.startswith(shorter) or len(longer) == len(shorter):
+        return False
+    suffix = longer[len(shorter):]
+    return suffix in _DERIVING_SUFFIXES or (suffix == "n" and shorter[-1] in "aeiou")
+
+
 def same_word(answer_word: str, gold_word: str, *, allow_typo: bool = True) -> bool:
     """Equal, or a small typo of a long enough word: one edit from 5 letters, two from 11.
 
     Numbers must be equal and the first letter must agree; the limits keep different words apart
-    ("Austria"/"Australia" differ by two edits in nine letters, "Iran"/"Iraq" are too short).
+    ("Austria"/"Australia" differ by two edits in nine letters, "Iran"/"Iraq" are too short), and a
+    derived word is not a typo ("Dominican" is not "Dominica").
     """
     if answer_word == gold_word:
         return True
     if not allow_typo or answer_word.isdigit() or gold_word.isdigit() or answer_word[:1] != gold_word[:1]:
+        return False
+    if _derived(answer_word, gold_word) or _derived(gold_word, answer_word):
         return False
     longest = max(len(answer_word), len(gold_word))
     allowed = 2 if longest >= 11 else 1 if longest >= 5 else 0

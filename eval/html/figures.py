@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
 # Text stays text in the SVG (smaller, selectable); the browser draws it with its own fonts.
 SVG_STYLE = {"svg.fonttype": "none"}
 _SVG_START = re.compile(r"<svg\b")
@@ -17,6 +15,8 @@ _SVG_START = re.compile(r"<svg\b")
 
 def save_figure(figure: Any, path: Path, dpi: int) -> Path:
     """Write `figure` to `path` (a .png) and to the same name with .svg; return the PNG path."""
+    import matplotlib  # only drawing needs it; importing it costs startup time
+
     figure.savefig(path, dpi=dpi)
     with matplotlib.rc_context(SVG_STYLE):
         figure.savefig(path.with_suffix(".svg"), format="svg")

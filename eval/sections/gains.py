@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean
+from factprobe.eval.media.modality import SEPARATOR, reference_setting, split_variant
 from factprobe.eval.schema import Grade, Result
 from factprobe.eval.stats import (CI_METHOD, DEFAULT_FLIPS, DEFAULT_RESAMPLES, P_METHOD, accuracy_delta,
                                   cluster_bootstrap_ci, cluster_counts, f_delta, mcnemar_exact, sign_flip_p_value)
@@ -99,3 +100,23 @@ def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
     seed = int(data.manifest.get("config", {}).get("seed", 0))
     return {name: compare(rows, baseline, seed) for name, rows in grouped.items()
             if name != name_of_baseline}
+
+
+@summary_section("modality_gains")
+def modality_gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    """{X@S: entry} pairing each variant in input setting S with the same strategy X in the reference
+    setting R (text when the run has it, else its first setting; factprobe.eval.media.modality): the
+    `gains` entry of X@S against X@R, plus `reference` (X@R) and `setting` (S). Empty without variants."""
+    grouped = data.by_strategy
+    variants = {name: split_variant(name) for name in grouped if SEPARATOR in name}
+    settings = data.manifest.get("config", {}).get("modality") or list(dict.fromkeys(s for _, s in variants.values()))
+    reference = reference_setting(settings)
+    seed = int(data.manifest.get("config", {}).get("seed", 0))
+    out: dict[str, dict[str, Any]] = {}
+    for name, (strategy, setting) in variants.items():
+        against = f"{strategy}{SEPARATOR}{reference}"
+        if setting != reference and against in grouped:
+            pairs = {(row.question_id, row.repeat): row for row in grouped[against]}
+            out[name] = {"reference": against, "setting": setting, **compare(grouped[name], pairs, seed)}
+    return out
+

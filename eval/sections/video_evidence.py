@@ -1,7 +1,7 @@
 """Summary `video_evidence`: how often questions about a video were answered without it.
 
 Per strategy, over the answerable rows whose question names a video (`media_id`, recorded by the
-`video_evidence` post step): `n`, `with_video` (the prompt carried media), `without_video`, and
+`video_evidence` post step): `n`, `with_video` (the job attached images), `without_video`, and
 among the rows without video how many the model answered anyway (`answered_without_video`:
 CORRECT or INCORRECT, i.e. it did not decline), how many of those were CORRECT, how many it
 declined (`not_attempted_without_video`), and `answered_without_video_rate` over the graded rows

@@ -1,0 +1,56 @@
+"""Input settings (MMWorld's and WorldSense's modality ablation) and strategy variant names.
+
+`--modality text,frames,caption` runs every strategy once per setting, as the variant
+`NAME@SETTING` (`vanilla@text`, `rag@frames`, `best_of_n+rag@caption`): the same questions, the
+same strategy, only the input differs.
+- text: the question alone, media left out;
+- frames: the question with its media (images, or a video's sampled frames);
+- caption: the question with the dataset's text caption of the media instead of them.
+A name without `@` is the run's natural setting: frames when the question has media, else text.
+"""
+
+from __future__ import annotations
+
+TEXT, FRAMES, CAPTION = "text", "frames", "caption"
+SETTINGS = (TEXT, FRAMES, CAPTION)
+SEPARATOR = "@"
+
+
+class UnknownSettingError(ValueError):
+    """A variant suffix that names no input setting."""
+
+
+def split_variant(name: str) -> tuple[str, str | None]:
+    """`vanilla@frames` -> ("vanilla", "frames"); `vanilla` -> ("vanilla", None)."""
+    strategy, separator, setting = name.partition(SEPARATOR)
+    if not separator:
+        return name, None
+    if setting not in SETTINGS:
+        raise UnknownSettingError(f"strategy {name!r}: {setting!r} is not an input setting; "
+                                  f"use NAME@{' | NAME@'.join(SETTINGS)}")
+    return strategy, setting
+
+
+def expand_variants(strategies: list[str], settings: list[str]) -> list[str]:
+    """Each strategy once per setting, strategy by strategy; names that already carry a setting stay."""
+    if not settings:
+        return list(strategies)
+    out: list[str] = []
+    for name in strategies:
+        variants = [name] if SEPARATOR in name else [f"{name}{SEPARATOR}{setting}" for setting in settings]
+        out.extend(variant for variant in variants if variant not in out)
+    return out
+
+
+def reference_setting(settings: list[str]) -> str | None:
+    """The setting the others are compared with: text when the run has it, else the first one."""
+    if not settings:
+        return None
+    return TEXT if TEXT in settings else settings[0]
+
+
+def expand_baseline(baseline: str | None, settings: list[str]) -> str | None:
+    """`--baseline NAME` under `--modality`: NAME in the reference setting (NAME@SETTING stays)."""
+    if baseline is None or SEPARATOR in baseline or not settings:
+        return baseline
+    return f"{baseline}{SEPARATOR}{reference_setting(settings)}"

@@ -1,0 +1,30 @@
+"""The benchmark harness runs end to end on a small scale (timing targets live in benchmarks/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from benchmarks.bench_client import client_figures
+from benchmarks.bench_report import measure_report, report_figures
+from benchmarks.client_harness import measure_clients
+
+
+def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
+    measured = measure_clients(tmp_path, questions=50)
+    assert measured.raw.requests == 50
+    assert measured.cold.requests == 50
+    assert measured.warm.requests == 0          # every call answered from the cache
+    assert measured.resume.requests == 0
+    assert measured.cold.first_request_s is not None and 0 < measured.cold.first_request_s < measured.cold.wall_s
+    assert measured.wall_ratio > 0 and measured.warm_speedup > 0
+    assert measured.cold.cpu_s > 0 and measured.raw.cpu_s > 0
+    names = [figure.name for figure in client_figures(measured)]
+    assert any("raw AsyncOpenAI" in name for name in names) and any("--resume" in name for name in names)
+
+
+def test_the_report_harness_times_a_synthetic_run(tmp_path: Path) -> None:
+    costs = [measure_report(tmp_path, rows) for rows in (200, 600)]
+    assert all(cost.wall_s > 0 and cost.peak_mb > 0 for cost in costs)
+    assert (tmp_path / "run-200" / "summary.json").is_file()
+    figures = report_figures(costs)
+    assert any("growth" in figure.name for figure in figures)

@@ -1,0 +1,184 @@
+"""Multiple choice: shuffled lettered options, rule-then-model letter mapping, grading, loaders."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
+from factprobe.agents.choices import REFUSAL_OPTION, presented_question, shown_choices
+from factprobe.eval.choice_mapping import choice_grade, letter_by_rules, parse_mapper_reply
+from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.datasets.registry import load_dataset
+from factprobe.eval.run_dir import RunDir
+from factprobe.eval.schema import Grade, Question
+from tests.fakes import ScriptedModel, last_user
+
+PLANETS = Question(id="planet", question="Which planet has the shortest year?",
+                   choices=["Venus", "Mercury", "Mars", "Earth"], answer="Mercury")
+
+
+def test_order_is_fixed_by_seed_question_and_repeat_and_the_gold_letter_follows_it() -> None:
+    first = shown_choices(PLANETS, repeat=0, seed=7)
+    assert first == shown_choices(PLANETS, repeat=0, seed=7)
+    orders = {shown_choices(PLANETS, repeat, seed=7).order for repeat in range(8)}
+    assert len(orders) > 1                                   # repeats see other orders
+    for repeat in range(8):
+        shown = shown_choices(PLANETS, repeat, seed=7)
+        assert shown.option_of(shown.gold_letter) == "Mercury"
+        assert [PLANETS.choices[i] for i in shown.order] == list(shown.options)
+
+
+def test_refusal_option_is_an_extra_last_choice() -> None:
+    shown = shown_choices(PLANETS, 0, seed=1, offers_refusal=True)
+    assert shown.options[-1] == REFUSAL_OPTION and shown.refusal_letter == "E" and shown.order[-1] == -1
+    text = presented_question(PLANETS, 0, 1, offers_refusal=True)
+    assert "E. Sorry, I can't help with it" in text and text.startswith(PLANETS.question)
+    assert presented_question(Question(id="q", question="Plain?", answer="x"), 0, 1) == "Plain?"
+
+
+@pytest.fixture
+def shown():
+    return shown_choices(PLANETS, 0, seed=3)
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("{gold}", "{gold}"), ("({low})", "{gold}"), ("{gold}.", "{gold}"), ("Answer: {low}", "{gold}"),
+    ("The answer is ({gold})", "{gold}"), ("Option {gold}", "{gold}"), ("{gold}. Mercury", "{gold}"),
+    ("mercury.", "{gold}"), ("{gold}. Venus", None), ("Z", None), ("I think it is {gold}", None),
+    ("Pluto", None), ("", None),
+])
+def test_rules_map_letters_and_option_texts(shown, reply, expected) -> None:
+    fill = dict(gold=shown.gold_letter, low=shown.gold_letter.lower())
+    want = expected.format(**fill) if expected else None
+    assert letter_by_rules(reply.format(**fill), shown) == want
+
+
+def test_mapper_reply_is_read_by_the_same_rules(shown) -> None:
+    gold, other = shown.gold_letter, next(letter for letter in shown.letters if letter != shown.gold_letter)
+    assert parse_mapper_reply(f"{other}\n", shown) == other
+    assert parse_mapper_reply(f"{gold}. Mercury\nbecause…", shown) == gold
+    assert parse_mapper_reply(f"{other}. Mercury", shown) is None           # letter and text disagree
+    assert parse_mapper_reply("NONE", shown) is None
+    assert parse_mapper_reply("Z", shown) is None
+    assert parse_mapper_reply(f"It picks {gold} because...", shown) is None
+
+
+def test_grades_follow_the_letter_and_refusals() -> None:
+    shown = shown_choices(PLANETS, 0, seed=3, offers_refusal=True)
+    wrong = next(letter for letter in shown.letters[:-1] if letter != shown.gold_letter)
+    assert choice_grade(shown.gold_letter, "x", shown) is Grade.CORRECT
+    assert choice_grade(wrong, "x", shown) is Grade.INCORRECT
+    assert choice_grade(shown.refusal_letter, REFUSAL_OPTION, shown) is Grade.NOT_ATTEMPTED
+    assert choice_grade(None, "I don't know", shown) is Grade.NOT_ATTEMPTED
+    assert choice_grade(None, "Pluto", shown) is Grade.INCORRECT
+
+
+def write_lines(tmp_path: Path, records: list[dict], name: str = "mc.jsonl") -> Path:
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+MCQ = [
+    {"id": "planet", "question": PLANETS.question, "choices": PLANETS.choices, "answer": "B"},
+    {"id": "metal", "question": "Which metal is liquid at room temperature?",
+     "choices": ["Iron", "Mercury", "Lead"], "answer": "Mercury", "category": "chemistry"},
+    {"id": "ocean", "question": "Which ocean is the largest?",
+     "choices": ["Atlantic", "Indian", "Pacific", "Arctic"], "answer": "c"},
+]
+
+
+def test_mcq_loader_accepts_letters_and_texts_and_rejects_other_answers(tmp_path) -> None:
+    questions = load_dataset(f"mcq:{write_lines(tmp_path, MCQ)}").questions
+    assert [q.answer for q in questions] == ["Mercury", "Mercury", "Pacific"]
+    assert questions[1].category == "chemistry" and questions[0].choices == PLANETS.choices
+    bad = write_lines(tmp_path, [{**MCQ[0], "answer": "Pluto"}], "bad.jsonl")
+    with pytest.raises(DatasetError, match="line 1: field `answer`"):
+        load_dataset(f"mcq:{bad}")
+
+
+def test_mmworld_loader_reads_the_documented_shape(tmp_path) -> None:
+    video = {"video_id": "sci_vid7", "video_url": "https://example.org/v", "discipline": "Science",
+             "subdiscipline": "Physics", "captions": ["A ball rolls down a slope."],
+             "questions": [{"type": "Prediction", "question": "What happens next to the ball?",
+                            "options": {"a": "It stops", "b": "It keeps rolling", "c": "It rises"},
+                            "answer": "It keeps rolling", "requires_domain_knowledge": False,
+                            "requires_audio": False, "requires_visual": True, "question_only": False,
+                            "correct_answer_label": "b"}]}
+    path = tmp_path / "mmworld.json"
+    path.write_text(json.dumps([video]), encoding="utf-8")
+    [question] = load_dataset(f"mmworld:{path}").questions
+    assert question.id == "mmworld-sci_vid7-1" and question.media_id == "sci_vid7"
+    assert question.choices == ["It stops", "It keeps rolling", "It rises"] and question.answer == "It keeps rolling"
+    assert question.category == "Science"
+    video["questions"][0]["answer"] = "It stops"
+    path.write_text(json.dumps([video]), encoding="utf-8")
+    with pytest.raises(DatasetError, match="field `answer`"):
+        load_dataset(f"mmworld:{path}")
+
+
+def test_worldsense_loader_strips_option_letters(tmp_path) -> None:
+    data = {"vid01": {"video_id": "vid01", "domain": "Music", "sub_category": "Concert", "duration": "<1min",
+                      "audio_class": ["Music"], "video_caption": "A choir sings.",
+                      "task1": {"task_domain": "Recognition", "task_type": "Audio Recognition",
+                                "question": "Which instrument plays first?",
+                                "candidates": ["A. Piano", "B. Organ", "C. Violin", "D. Drum"], "answer": "B"},
+                      "task0": {"task_domain": "Understanding", "task_type": "Counting",
+                                "question": "How many singers are there?",
+                                "candidates": ["A. 3", "B. 5", "C. 8", "D. 12"], "answer": "C"}}}
+    path = tmp_path / "worldsense_qa.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    questions = load_dataset(f"worldsense:{path}").questions
+    assert [q.id for q in questions] == ["worldsense-vid01-task0", "worldsense-vid01-task1"]
+    assert questions[1].choices == ["Piano", "Organ", "Violin", "Drum"] and questions[1].answer == "Organ"
+    assert questions[0].answer == "8" and questions[0].category == "Music" and questions[0].media_id == "vid01"
+
+
+GOLD = {"planet": "Mercury", "metal": "Mercury", "ocean": "Pacific"}
+
+
+def script(messages, params) -> str:
+    text = last_user(messages)
+    if text.startswith("A reply to a multiple-choice question"):
+        return "C"                                           # the mapper: picks C, right or wrong
+    options = dict(re.findall(r"^([A-Z])\. (.+)$", text, re.MULTILINE))
+    letter = {v: k for k, v in options.items()}
+    if "Which metal" in text:
+        return "Answer: I'd say it is quicksilver, not lead\nConfidence: 40"   # rules fail: model maps
+    if "Which ocean" in text and REFUSAL_OPTION in options.values():
+        return f"Answer: {REFUSAL_OPTION}\nConfidence: 0"
+    gold = GOLD["planet" if "planet" in text else "ocean"]
+    return f"Answer: {letter[gold]}\nConfidence: 80"
+
+
+def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monkeypatch, capsys) -> None:
+    model = ScriptedModel(script)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    out = tmp_path / "run"
+    assert cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies",
+                     "vanilla,refusal", "--out", str(out)]) == 0
+    rows = {(r.question_id, r.strategy): r for r in RunDir(out).read_results()}
+    planet = rows[("planet", "vanilla")].model_extra["multiple_choice"]
+    assert planet["options_in_prompt"] and planet["mapped_by"] == "rule"
+    assert [PLANETS.choices[i] for i in planet["shown_order"]] == planet["options"]
+    assert planet["options"][ord(planet["gold_letter"]) - ord("A")] == "Mercury"
+    assert rows[("planet", "vanilla")].grade is Grade.CORRECT
+    metal = rows[("metal", "vanilla")]
+    assert metal.model_extra["multiple_choice"]["mapped_by"] == "model"
+    assert metal.grade is (Grade.CORRECT if metal.model_extra["multiple_choice"]["gold_letter"] == "C"
+                           else Grade.INCORRECT)
+    assert metal.llm_calls == 1                              # the mapping call is not strategy cost
+    assert rows[("ocean", "refusal")].grade is Grade.NOT_ATTEMPTED
+    assert rows[("ocean", "refusal")].model_extra["multiple_choice"]["refusal_letter"] == "E"
+    summary = json.loads((out / "summary.json").read_text())["multiple_choice"]
+    assert summary["vanilla"]["n"] == 3 and summary["vanilla"]["mapped_by_rule"] == 2
+    assert summary["vanilla"]["mapped_by_model"] == 1 and summary["vanilla"]["unmapped"] == 0
+    assert summary["vanilla"]["chance"] == pytest.approx((1 / 4 + 1 / 3 + 1 / 4) / 3)
+    assert summary["refusal"]["refused"] == 1
+    assert (out / "multiple_choice.png").is_file()
+    assert "Multiple choice" in capsys.readouterr().out

@@ -1,0 +1,87 @@
+"""`factprobe taxonomy`: judge replies parsed strictly, recorded as they come, resumable, summarised."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import factprobe.eval.cli as cli
+import factprobe.eval.pipeline as pipeline
+import factprobe.eval.taxonomy_command as taxonomy_command
+from factprobe.agents.models.base import ModelError
+from factprobe.eval.schema import Question
+from factprobe.eval.taxonomy import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
+from tests.fakes import ScriptedModel, last_user
+
+QUESTIONS = [
+    Question(id="ore", question="Which metal is extracted from bauxite?", answer="Aluminium"),
+    Question(id="peak", question="Which mountain is the highest in Africa?", answer="Kilimanjaro"),
+    Question(id="lake", question="Which lake is the deepest in the world?", answer="Baikal"),
+    Question(id="tea", question="Which country grows the most tea?", answer="China"),
+]
+ANSWERS = {"bauxite": "Iron", "Africa": "Mount Kenya", "deepest": "Superior", "tea": "China"}
+
+
+@pytest.mark.parametrize("reply, kind", [
+    ("Kind: knowledge\nReason: it named the wrong metal.", "knowledge"),
+    ("**Kind:** Reasoning.\nReason: a wrong step.", "reasoning"),
+    ("Kind: knowledge or reasoning\nReason: unsure", UNCLASSIFIED),   # two kinds: never picked
+    ("Kind: knowledge\nKind: format", UNCLASSIFIED),                  # two lines: ambiguous
+    ("Kind: laziness", UNCLASSIFIED),                                  # not a kind
+    ("The model lacked knowledge.", UNCLASSIFIED),                     # no anchored line
+])
+def test_replies_are_parsed_from_one_anchored_kind_line(reply, kind) -> None:
+    assert parse_taxonomy_reply(reply).kind == kind
+
+
+def test_parsing_keeps_the_reason() -> None:
+    assert parse_taxonomy_reply("Kind: refusal\nReason: it declined.").reason == "it declined."
+
+
+def answer_script(messages, params) -> str:
+    text = last_user(messages)
+    answer = next(value for key, value in ANSWERS.items() if key in text)
+    return f"Answer: {answer}\nConfidence: 50"
+
+
+def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) -> None:
+    dataset = tmp_path / "q.jsonl"
+    dataset.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(answer_script))
+    out = tmp_path / "run"
+    assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--out", str(out)]) == 0
+
+    failing = {"on": True}
+
+    def judge_script(messages, params) -> str:
+        text = last_user(messages)
+        if "bauxite" in text:
+            return "Kind: knowledge\nReason: iron is not made from bauxite."
+        if "Africa" in text:
+            return "I cannot tell."
+        if failing["on"]:
+            raise ModelError("judge unavailable")
+        return "Kind: reasoning\nReason: it compared the wrong lakes."
+
+    judge = ScriptedModel(judge_script)
+    monkeypatch.setattr(taxonomy_command, "load_model", lambda spec, **kwargs: judge)
+    assert cli.main(["taxonomy", str(out), "--judge", "scripted"]) == 1     # one call failed
+    entries = [json.loads(line) for line in (out / TAXONOMY_FILE).read_text().splitlines()]
+    assert sorted(e["question_id"] for e in entries) == ["ore", "peak"]      # tea is CORRECT: not asked
+    assert {e["question_id"]: e["kind"] for e in entries} == {"ore": "knowledge", "peak": UNCLASSIFIED}
+    summary = json.loads((out / "summary.json").read_text())
+    counts = summary["taxonomy"]["vanilla"]
+    assert counts["n_incorrect"] == 3 and counts["pending"] == 1 and counts[UNCLASSIFIED] == 1
+
+    failing["on"] = False
+    asked_before = len(judge.calls)
+    assert cli.main(["taxonomy", str(out), "--judge", "scripted"]) == 0
+    assert len(judge.calls) == asked_before + 1                             # only the pending row
+    counts = json.loads((out / "summary.json").read_text())["taxonomy"]["vanilla"]
+    assert (counts["knowledge"], counts["reasoning"], counts[UNCLASSIFIED], counts["pending"]) == (1, 1, 1, 0)
+    assert counts["judges"] == ["scripted"]
+    assert (out / "taxonomy.png").is_file()
+    assert cli.main(["report", str(out)]) == 0                               # report keeps the counts
+    assert json.loads((out / "summary.json").read_text())["taxonomy"]["vanilla"]["reasoning"] == 1
