@@ -3,8 +3,8 @@
 `POST /v1/chat/completions` waits a fixed delay, then answers a fixed short reply with usage
 numbers. `GET /v1/models` lists one model, `bench`. `GET /stats` tells how many requests arrived
 and when the first one did (wall clock, `time.time()`), so a benchmark can time a client from its
-process start to its first request; `POST /stats/reset` starts the count again. Run it as a process with `ChatServer`, which reads the
-port the server bound from its first line of output.
+process start to its first request; `POST /stats/reset` starts the count again. Run it as a process
+with `ChatServer`, which reads the port the server bound from its first line of output.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ for its sub-question the way the strategy does, with the run's `--retriever` and
 question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
 its hops do; any other extracts the sub-question's entities (the run's entity method, the model by
 default) and builds the queries as the retrieval step before the strategy does (retrieval.node) —
-and the passages go into the vanilla prompt. The probe entry records `retrieval` ("closed_book" or "strategy"), `retrieved_ids`, the
-queries and the retrieval latency.
+and the passages go into the vanilla prompt. The probe entry records `retrieval` ("closed_book" or
+"strategy"), `retrieved_ids`, the queries and the retrieval latency.
 
 Probe calls (retrieval and entity extraction included) are measurement: they stay out of the
 row's latency, tokens and call count and are recorded in each probe entry instead. A probe whose
