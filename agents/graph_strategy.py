@@ -18,7 +18,8 @@ from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.registry import StrategySpec, register
+from factprobe.agents.plugins import load_entry_point
+from factprobe.agents.registry import StrategySpec, check_name, register
 from factprobe.agents.state import QAState
 from factprobe.eval.schema import CallRecord
 
@@ -104,11 +105,20 @@ def wrap_graph(name: str, compiled_graph: Any):
     return build
 
 
-def graph_strategy(name: str, compiled_graph: Any, description: str = "") -> StrategySpec:
-    """Register a user's compiled LangGraph graph as strategy `name` (also usable as `name+rag`)."""
+def graph_strategy(name: str, compiled_graph: Any, description: str = "", *, replace: bool = False) -> StrategySpec:
+    """Register a user's compiled LangGraph graph as strategy `name` (also usable as `name+rag`).
+
+    The same graph registered again is a no-op; another graph, or a built-in strategy, under a
+    taken name is a DuplicateStrategyError (the registry's one rule for duplicates), unless
+    `replace=True` (a notebook cell rebuilding its own graph)."""
+    check_name(name)
     if not hasattr(compiled_graph, "ainvoke"):
         raise TypeError(f"graph_strategy({name!r}, …): expected a compiled LangGraph graph "
                         f"(StateGraph(...).compile()), got {type(compiled_graph).__name__}")
-    spec = StrategySpec(name, description or f"user graph {name}", wrap_graph(name, compiled_graph))
-    register(spec)
+    if load_entry_point(name) and replace:  # a built-in (or installed) strategy registers first
+        raise ValueError(f"graph_strategy({name!r}, replace=True): {name!r} is a built-in or installed "
+                         f"strategy; choose another name")
+    spec = StrategySpec(name, description or f"user graph {name}", wrap_graph(name, compiled_graph),
+                        source=f"graph_strategy({name!r}) of graph object {id(compiled_graph):#x}")
+    register(spec, replace=replace)
     return spec

@@ -14,7 +14,9 @@ async def ask(context: StrategyContext, messages: list[Message], purpose: str,
               params: GenerationParams) -> tuple[str, dict[str, Any]]:
     """One model call; returns its text and the state update (call record and trace step)."""
     completion = await context.model.generate(messages, params)
-    step = {"step": purpose, "output": completion.text, "latency_s": completion.latency_s,
+    # the trace keeps what was sent (the report shows it beside the output)
+    step = {"step": purpose, "messages": [dict(message) for message in messages],
+            "output": completion.text, "latency_s": completion.latency_s,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens, "cached": completion.cached}
     if params.sample_index:
@@ -33,8 +35,9 @@ def generate_node(context: StrategyContext, purpose: str = "generate"):
     return generate
 
 
-def parse_node(state: QAState) -> dict[str, Any]:
-    """Parse `raw` into the answer and its verbalised confidence."""
+async def parse_node(state: QAState) -> dict[str, Any]:
+    """Parse `raw` into the answer and its verbalised confidence. A coroutine: langgraph runs a
+    plain function node in a thread pool, which costs more than this parse."""
     raw = state.get("raw", "")
     answer, confidence = parse_answer(raw), parse_confidence(raw)
     return {"answer": answer, "confidence": confidence,

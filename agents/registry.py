@@ -27,10 +27,14 @@ class StrategySpec:
     # the run options the graph reads (e.g. ("samples", "selector")); None: it may read any, so a
     # sweep never folds two cells that differ only in strategy options
     reads: tuple[str, ...] | None = None
+    source: str | None = None  # what registered it when the builder's own name does not say
 
     @property
     def origin(self) -> str:
-        """Where the builder was defined, for error messages."""
+        """Where the builder was defined (or `source`): two registrations from one origin are the
+        same code run again (a notebook cell, a re-imported module)."""
+        if self.source:
+            return self.source
         return f"{getattr(self.build, '__module__', '?')}.{getattr(self.build, '__qualname__', '?')}"
 
 
@@ -49,15 +53,22 @@ class StrategyOptionError(ValueError):
     """A strategy option out of its range (e.g. `--samples 0`); the message names the option."""
 
 
-def register(spec: StrategySpec) -> None:
-    """Add `spec` to the registry. The one rule for duplicates: a name belongs to one builder; the
-    same builder registered again (a module imported twice) is a no-op, any other is an error."""
+def register(spec: StrategySpec, replace: bool = False) -> None:
+    """Add `spec` to the registry. The one rule for duplicates: a name belongs to one origin; the
+    same code registered again (a module imported twice) replaces it, any other origin is an error
+    (unless the caller explicitly asks to `replace` a strategy of its own)."""
     known = _STRATEGIES.get(spec.name)
-    if known is not None and known.build is not spec.build:
+    if known is not None and known.build is not spec.build and not replace:
         if known.origin != spec.origin:
             raise DuplicateStrategyError(f"strategy {spec.name!r} is registered twice: by {known.origin} "
                                          f"and by {spec.origin}; rename one of them")
     _STRATEGIES[spec.name] = spec
+
+
+def check_name(name: str) -> None:
+    """A strategy name composes with `+rag`, `@setting` and comma lists: none of those marks."""
+    if not name or any(mark in name for mark in "+,@") or name != name.strip():
+        raise ValueError(f"strategy name {name!r}: use a non-empty name without '+', ',', '@' or spaces")
 
 
 def register_strategy(name: str, description: str, *, samples: bool = False,
@@ -66,8 +77,7 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`.
 
     The graph reads and writes `factprobe.agents.state.QAState`; see README "Your own strategies"."""
-    if not name or any(mark in name for mark in "+,@") or name != name.strip():
-        raise ValueError(f"strategy name {name!r}: use a non-empty name without '+', ',', '@' or spaces")
+    check_name(name)
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
         register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads))

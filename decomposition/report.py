@@ -1,6 +1,6 @@
 """Per-hop tables (like Video SimpleQA Table 4), decomposition quality, and the per-hop plot.
 
-Each F-score cell shows its 95% bootstrap interval over questions beneath it; the pooled row ("all")
+Each F-score cell shows its 95% bootstrap interval over questions beneath it; the pooled row ("all", from summary `per_hop_pooled`)
 puts every hop count together.
 """
 
@@ -73,8 +73,9 @@ def per_hop_table(summary: dict[str, Any], console: Console) -> None:
     for column in ("hops", "n", *(f"QA{i}" for i in range(1, width + 1)), "final", "weakest",
                    "✓final ✗hop", "✗final ✓hops"):
         table.add_column(column, justify="right")
+    pooled = summary.get("per_hop_pooled") or {}
     for name, entries in per_hop.items():
-        for hop_count, entry in entries.items():
+        for hop_count, entry in [*entries.items(), *([("all", pooled[name])] if name in pooled else [])]:
             table.add_row(*table_row(name, hop_count, entry, width, entry))
             if "chain" in entry:
                 table.add_row(*table_row(f"{name} (own hops)", hop_count, entry["chain"], width, entry))

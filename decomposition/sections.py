@@ -2,7 +2,7 @@
 
 `per_hop[strategy][hop_count]` scores the sub-QA probes (closed-book, or with the strategy's
 retrieval for a retrieval strategy) beside the strategy's final answer on the answerable multi-hop
-questions; `per_hop[strategy]["all"]` is the same pooled over every hop count (position i over the
+questions; `per_hop_pooled[strategy]` is the same pooled over every hop count (position i over the
 rows with at least i hops):
 - `hop_f_scores[i]`: F-score of hop i+1's probes; `final_f_score`: F-score of the final answers;
 - `hop_f_score_cis[i]` and `final_f_score_ci`: 95% percentile bootstrap intervals resampling
@@ -30,7 +30,6 @@ from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
-POOLED = "all"
 
 
 def extra(row: Result, key: str) -> Any:
@@ -146,17 +145,30 @@ def per_hop_entry(group: list[Result], hop_count: int, seed: int) -> dict[str, A
     return entry
 
 
+def _seed(data: SummaryInput) -> int:
+    return int((data.manifest.get("config") or {}).get("seed") or 0)
+
+
 @summary_section("per_hop")
 def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
-    """{strategy: {hop_count: entry, "all": pooled entry}} for strategies with multi-hop questions."""
-    seed = int((data.manifest.get("config") or {}).get("seed") or 0)
+    """{strategy: {hop_count: entry}} for strategies with multi-hop questions (contract: the keys
+    are hop counts only; the pooled entry is `per_hop_pooled`)."""
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rows in data.by_strategy.items():
         groups = multi_hop_groups(rows)
-        if not groups:
-            continue
-        out[name] = {str(hop_count): per_hop_entry(group, hop_count, seed) for hop_count, group in groups.items()}
-        out[name][POOLED] = per_hop_entry([row for group in groups.values() for row in group], max(groups), seed)
+        if groups:
+            out[name] = {str(count): per_hop_entry(group, count, _seed(data)) for count, group in groups.items()}
+    return out
+
+
+@summary_section("per_hop_pooled")
+def per_hop_pooled(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    """{strategy: entry} over every hop count pooled (hop position i over the questions that have it)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, rows in data.by_strategy.items():
+        groups = multi_hop_groups(rows)
+        if groups:
+            out[name] = per_hop_entry([row for group in groups.values() for row in group], max(groups), _seed(data))
     return out
 
 

@@ -45,6 +45,7 @@ class ErrorReport:
     ungraded: int
     post_step_failures: int
     top_messages: list[tuple[str, int]]
+    hop_errors: int = 0  # rows graded themselves but with an ERROR hop or sub-QA probe
 
     @property
     def rate(self) -> float:
@@ -63,7 +64,16 @@ def error_report(rows: list[Result]) -> ErrorReport:
     messages = Counter(redact(row.error or "no error message recorded") for row in failed)
     post = sum(1 for row in latest.values() if getattr(row, "post_step_errors", None))
     ungraded = sum(1 for row in latest.values() if row.grade is Grade.UNGRADED)
-    return ErrorReport(len(failed), len(latest), ungraded, post, messages.most_common(TOP_MESSAGES))
+    hop_errors = sum(1 for row in latest.values() if row.grade is not Grade.ERROR and has_hop_error(row))
+    return ErrorReport(len(failed), len(latest), ungraded, post, messages.most_common(TOP_MESSAGES),
+                       hop_errors)
+
+
+def has_hop_error(row: Result) -> bool:
+    """An ERROR among the row's hops or sub-QA probes (per_hop leaves them out of its scores)."""
+    probes = getattr(row, "hop_probes", None) or []
+    return (any(hop.grade is Grade.ERROR for hop in row.hops or [])
+            or any(isinstance(probe, dict) and probe.get("grade") == Grade.ERROR.value for probe in probes))
 
 
 def failure_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
@@ -82,7 +92,11 @@ def warnings(report: ErrorReport, max_rate: float) -> list[str]:
     if report.errors and not report.exceeds(max_rate):
         lines.append(f"{report.errors} of {report.rows} rows are ERROR ({report.rate:.1%})")
     if report.ungraded:
-        lines.append(f"{report.ungraded} rows are UNGRADED; `--resume` re-grades them")
+        lines.append(f"{report.ungraded} rows are UNGRADED (counted apart, never folded into a grade); "
+                     f"with a --judge, `--resume` re-grades them")
     if report.post_step_failures:
         lines.append(f"{report.post_step_failures} rows have post_step_errors; `--resume` runs them again")
+    if report.hop_errors:
+        lines.append(f"{report.hop_errors} rows have an ERROR hop or sub-QA probe (left out of per_hop); "
+                     f"`--resume` runs them again")
     return lines

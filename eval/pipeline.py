@@ -162,7 +162,9 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         questions = [q for q in dataset.questions if q.id in wanted]
         run_dir.drop_torn_tail()
         done = run_dir.done_keys()
-        ungraded = run_dir.ungraded_rows()
+        # Only a judge can decide what was left UNGRADED (or retry its own failed call): the rule
+        # grader is deterministic, so re-grading with it alone would append the same UNGRADED row.
+        ungraded = run_dir.ungraded_rows() if config.judge else []
     else:
         if run_dir.results_path.exists():
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "

@@ -15,7 +15,7 @@ from rich.console import Console
 from factprobe.eval.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
-from factprobe.eval.summary import build_summary, latest_rows
+from factprobe.eval.summary import build_summary
 
 TableFn = Callable[[dict[str, Any], Console], None]
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
@@ -75,7 +75,7 @@ def report_is_current(run_dir: RunDir) -> bool:
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
     _load()
-    rows = latest_rows(run_dir.read_results())  # once: the summary, plots and HTML all read these
+    rows = list(run_dir.latest().values())  # once, streamed: the summary, plots and HTML all read these
     summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
     run_dir.write_summary(summary)
     for table in _TABLES:

@@ -11,8 +11,9 @@ import errno
 import fcntl
 import json
 import os
+import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,6 +23,7 @@ MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
+SYNC_INTERVAL_S = 0.1   # the longest a finished row waits in the kernel before an fsync
 
 
 Key = tuple[str, str, int]
@@ -81,10 +83,19 @@ def read_utf8(path: Path) -> str:
                           f"changed by something else: correct or delete that line") from None
 
 
+def _in_range(value: float | None) -> bool:
+    return value is None or 0 <= value <= 100
+
+
 def parse_row(line: str) -> Result:
-    """One results.jsonl line as a Result; ValidationError when its JSON, a field or a range is bad."""
+    """One results.jsonl line as a Result; ValidationError when its JSON, a field or a range is bad.
+
+    The ranges are checked on the parsed row; only a row outside them is parsed again by
+    _RowRanges, for its error message (a second parse of every row would double the cost)."""
     row = Result.model_validate_json(line)
-    _RowRanges.model_validate_json(line)
+    if not (_in_range(row.confidence) and all(_in_range(value) for value in row.confidences.values())
+            and all(_in_range(hop.confidence) for hop in row.hops or [])):
+        _RowRanges.model_validate_json(line)
     return row
 
 
@@ -107,6 +118,8 @@ class RunDir:
         self.path = path
         self._lock_fd: int | None = None
         self._created = False
+        self._synced_at = float("-inf")   # monotonic time of the last fsync of results.jsonl
+        self._unsynced = False
 
     def lock(self) -> None:
         """Create the folder if needed and hold its lock until `unlock` (or this process ends);
@@ -139,7 +152,8 @@ class RunDir:
         self._lock_fd = fd
 
     def unlock(self) -> None:
-        """Release the lock; a folder this run created and left empty is removed again."""
+        """fsync the rows, release the lock; a folder this run created and left empty is removed."""
+        self.sync()
         if self._lock_fd is None:
             return
         os.close(self._lock_fd)
@@ -177,35 +191,60 @@ class RunDir:
         return manifest
 
     def append(self, result: Result) -> None:
-        """Append one row and flush it to disk before returning."""
+        """Append one row. It reaches the kernel before this returns (a killed process loses
+        nothing); the disk gets it within SYNC_INTERVAL_S (an fsync at most that often, and one in
+        `sync`), so a power cut loses at most the last fraction of a second of rows."""
         with self.results_path.open("a", encoding="utf-8") as handle:
             handle.write(result.model_dump_json() + "\n")
             handle.flush()
-            os.fsync(handle.fileno())
+            now = time.monotonic()
+            if now - self._synced_at >= SYNC_INTERVAL_S:
+                os.fsync(handle.fileno())
+                self._synced_at, self._unsynced = now, False
+            else:
+                self._unsynced = True
+
+    def sync(self) -> None:
+        """fsync results.jsonl if rows were appended since the last fsync."""
+        if self._unsynced and self.results_path.is_file():
+            fd = os.open(self.results_path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        self._unsynced = False
 
     def read_results(self) -> list[Result]:
         """Every row in file order. A torn last line (a crash mid-write) is skipped; any other bad
         line is an error naming the line."""
+        return list(self.iter_results())
+
+    def iter_results(self) -> Iterator[Result]:
+        """`read_results` one row at a time, reading the file line by line (a long run's file is
+        never held whole in memory)."""
         if not self.results_path.is_file():
-            return []
-        text = read_utf8(self.results_path)
-        lines = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
-        torn = not text.endswith("\n")
-        rows: list[Result] = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(parse_row(line))
-            except ValidationError as exc:
-                if torn and number == len(lines):
-                    break
-                raise row_error(self.results_path, number, exc) from None
-        return rows
+            return
+        with self.results_path.open("rb") as handle:
+            number = 0
+            for number, data in enumerate(handle, start=1):
+                torn = not data.endswith(b"\n")           # only the last line can lack its newline
+                try:
+                    line = data.decode("utf-8")
+                except UnicodeDecodeError:
+                    read_utf8(self.results_path)           # raises RunDirError naming the line
+                    raise
+                if not line.strip():
+                    continue
+                try:
+                    yield parse_row(line)
+                except ValidationError as exc:
+                    if torn:
+                        return
+                    raise row_error(self.results_path, number, exc) from None
 
     def latest(self) -> dict[Key, Result]:
         """The latest row of every key: a later row (a retry, a re-grade) supersedes earlier ones."""
-        return {row.key: row for row in self.read_results()}
+        return {row.key: row for row in self.iter_results()}
 
     def done_keys(self) -> set[Key]:
         """Keys --resume leaves alone: the latest row is graded and every post step succeeded.
@@ -221,6 +260,7 @@ class RunDir:
                 if row.grade is Grade.UNGRADED and not needs_rerun(row)]
 
     def write_summary(self, summary: dict[str, Any]) -> None:
+        self.sync()
         write_json_atomic(self.summary_path, summary)
 
     def drop_torn_tail(self) -> bool:

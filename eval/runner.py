@@ -123,8 +123,8 @@ class Runner:
                                                         self.context, self.grader, self.config)))
             except Exception as exc:  # a measurement's failure must not undo the graded answer
                 failures[step.name] = error_text(exc)
-        if failures:
-            row["post_step_errors"] = failures
+        if failures:  # a step may also report its own failure (and still return its fields)
+            row["post_step_errors"] = {**(row.get("post_step_errors") or {}), **failures}
         row["wall_s"] = time.perf_counter() - started
         return Result.model_validate(row)
 

@@ -36,27 +36,28 @@ def run_config(config: RunConfig, resume: bool = False, console: Console | None 
     return execute_run(config, resume=resume, console=console or Console())
 
 
-def _config(dataset: str, strategies: list[str] | str | None, model: str, limit: int | None,
-            out: str | Path | None, options: dict[str, Any]) -> RunConfig:
-    from factprobe.eval.pipeline import new_config
-
+def _given(dataset: str | None, strategies: list[str] | str | None, model: str | None,
+           limit: int | None, options: dict[str, Any]) -> dict[str, Any]:
+    """The options the caller gave (None: not given)."""
     if isinstance(strategies, str):
-        strategies = [part.strip() for part in strategies.split(",") if part.strip()]
-    given = {"dataset": dataset, "model": model, "limit": limit, "out": out, **options}
-    if strategies is not None:
-        given["strategies"] = list(strategies)
-    return new_config({key: value for key, value in given.items() if value is not None})
+        strategies = [part.strip() for part in strategies.split(",")]
+    given = {"dataset": dataset, "model": model, "limit": limit, **options,
+             "strategies": None if strategies is None else list(strategies)}
+    return {key: value for key, value in given.items() if value is not None}
 
 
-def run(dataset: str = "sample", strategies: list[str] | str | None = None, model: str = "local",
+def run(dataset: str | None = None, strategies: list[str] | str | None = None, model: str | None = None,
         limit: int | None = None, out: str | Path | None = None, *, resume: bool = False,
         quiet: bool = False, **options: Any) -> Run:
     """Run strategies over a dataset exactly as `factprobe run` does and return the `Run`.
 
+    `dataset` defaults to "sample" and `model` to "local" (the embedded model).
     `options` are any `factprobe run` options by their config name (`repeats=3`, `samples=8`,
     `confidence=["verbal", "token_prob"]`, `plugins=["my_strategies.py"]`, …). `resume=True`
-    continues the run in `out`. `quiet=True` prints nothing (no progress bars, no tables).
-    Raises RunFailed when the run exits non-zero; bad options raise pydantic's ValidationError.
+    continues the run in `out`; any result-changing option given then must match the run's
+    manifest (as with `factprobe run --resume`). `quiet=True` prints nothing (no progress bars, no
+    tables). Raises RunFailed when the run exits non-zero; bad options raise a ValueError naming
+    the option (factprobe.eval.run_options.OptionError).
     Inside a running event loop (Jupyter), use `await factprobe.arun(...)`.
     """
     try:
@@ -71,9 +72,12 @@ def run(dataset: str = "sample", strategies: list[str] | str | None = None, mode
             raise ValueError("resume=True needs out=: the run directory to continue")
         from factprobe.eval.pipeline import resumed_config
 
-        config = resumed_config(Path(out), {k: v for k, v in options.items() if v is not None})
+        config = resumed_config(Path(out), _given(dataset, strategies, model, limit, options))
     else:
-        config = _config(dataset, strategies, model, limit, out, options)
+        from factprobe.eval.pipeline import new_config
+
+        config = new_config({**_given(dataset, strategies, model, limit, options),
+                             **({"out": out} if out is not None else {})})
     console = Console(quiet=True) if quiet else Console()
     from factprobe.eval.pipeline import execute_run
 

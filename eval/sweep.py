@@ -85,8 +85,10 @@ def _folded(config: RunConfig) -> str:
     """The config with strategy options its strategies do not read reset to defaults, as a key."""
     from factprobe.agents.registry import get_strategy
 
+    from factprobe.calibration.methods import options_read
+
     specs = [get_strategy(name) for name in config.strategies]
-    read: set[str] = set()
+    read: set[str] = options_read(config)
     for spec in specs:
         read |= set(STRATEGY_OPTIONS) if spec.reads is None else set(spec.reads)
     data = config.model_dump(mode="json", exclude={"out"})

@@ -123,6 +123,9 @@ def test_user_strategies_from_a_file_run_against_vanilla(tmp_path, dataset, scri
     calls = len(scripted.calls)
     assert factprobe.run(out=tmp_path / "r", resume=True, quiet=True).summary == run.summary
     assert len(scripted.calls) == calls
+    # a result-changing option given on resume must match the manifest, as on the command line
+    with pytest.raises(ValueError, match="differ from its manifest: strategies"):
+        factprobe.run(out=tmp_path / "r", resume=True, strategies=["vanilla"], quiet=True)
 
 
 def test_the_cli_loads_plugins_too(tmp_path, dataset, scripted, plugin_file) -> None:
@@ -272,3 +275,13 @@ def test_plots_draw_on_the_users_own_axes(tmp_path, dataset, scripted) -> None:
     assert factprobe.plot_ttc(run, "best_of_n", ax=right).get_lines()[0].get_xdata().tolist() == [1, 2]
     with pytest.raises(ValueError, match="no test-time-compute curve"):
         factprobe.plot_ttc(run, "vanilla", ax=right)
+
+
+def test_sweep_never_folds_an_option_a_confidence_method_reads(tmp_path) -> None:
+    from factprobe.eval.sweep import expand
+
+    cells = expand({"strategies": [["vanilla"]], "confidence": ["verbal", "consistency"],
+                    "sample_temperature": [0.5, 1.0]}, tmp_path)
+    assert [cell.same_as for cell in cells] == [None, None]
+    cells = expand({"strategies": [["vanilla"]], "sample_temperature": [0.5, 1.0]}, tmp_path)
+    assert [cell.same_as for cell in cells] == [None, cells[0].name]

@@ -339,9 +339,10 @@ def test_per_hop_pools_every_hop_count_and_gives_intervals_over_questions() -> N
     rows = [probed_row("a", C, [C, C]), probed_row("b", I, [I, C]), probed_row("c", C, [C, N]),
             probed_row("d", C, [C, C, C]), probed_row("e", N, [I, C, I]),
             probed_row("a", C, [C, C], repeat=1), probed_row("d", I, [C, I, C], repeat=1)]
-    per_hop = build_summary(rows, {"config": {"seed": 4}})["per_hop"]["vanilla"]
-    assert set(per_hop) == {"2", "3", "all"}
-    pooled = per_hop["all"]
+    summary = build_summary(rows, {"config": {"seed": 4}})
+    per_hop = summary["per_hop"]["vanilla"]
+    assert set(per_hop) == {"2", "3"}                         # contract: hop-count keys only
+    pooled = summary["per_hop_pooled"]["vanilla"]
     assert (pooled["n"], pooled["n_questions"]) == (7, 5)
     # position 1 and 2 over all seven rows, position 3 over the three 3-hop rows
     assert pooled["hop_f_scores"][0] == pytest.approx(2 * 5 / (7 + 7))

@@ -256,3 +256,18 @@ def test_error_report_counts_only_the_latest_row_of_a_key(tmp_path, dataset_file
     assert run_cli("--resume", "--out", str(out)) == 0
     report = error_report(RunDir(out).read_results())
     assert (report.errors, report.rows, report.rate) == (0, 4, 0.0)
+
+
+def test_an_error_in_a_hop_probe_is_reported_not_silent() -> None:
+    from factprobe.eval.failures import warnings
+    from factprobe.eval.schema import Result
+
+    def row(qid: str, probe_grade: str) -> Result:
+        return Result.model_validate({
+            "question_id": qid, "strategy": "vanilla", "repeat": 0, "question": "q?", "gold": "a",
+            "category": "c", "answer": "a", "grade": "CORRECT", "grader": "rules",
+            "hop_probes": [{"question": "h1?", "gold": "x", "answer": None, "grade": probe_grade}]})
+
+    report = error_report([row("a", "ERROR"), row("b", "CORRECT")])
+    assert (report.errors, report.hop_errors) == (0, 1)
+    assert any("ERROR hop or sub-QA probe" in line for line in warnings(report, 0.05))

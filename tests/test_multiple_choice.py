@@ -182,3 +182,40 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
     assert summary["refusal"]["refused"] == 1
     assert (out / "multiple_choice.png").is_file()
     assert "Multiple choice" in capsys.readouterr().out
+
+
+def test_native_jsonl_gold_must_be_one_of_the_choices(tmp_path) -> None:
+    """A gold outside the choices could only ever be graded INCORRECT: refused at load time."""
+    from factprobe.eval.datasets.errors import DatasetError
+    from factprobe.eval.datasets.registry import load_dataset
+
+    path = tmp_path / "mc.jsonl"
+    path.write_text('{"id": "p", "question": "Largest planet?", "answer": "jupiter", '
+                    '"choices": ["Mars", "Jupiter", "Venus"]}\n', encoding="utf-8")
+    with pytest.raises(DatasetError, match=r"line 1.*answer.*not one of the `choices`"):
+        load_dataset(f"jsonl:{path}")
+
+
+def test_a_failed_mapping_call_is_ungraded_and_asked_again_on_resume(tmp_path, monkeypatch) -> None:
+    """A mapper that errors must not turn the answer into INCORRECT."""
+    from factprobe.agents.models.base import ModelError
+
+    failing = {"on": True}
+
+    def flaky(messages, params):
+        if last_user(messages).startswith("A reply to a multiple-choice question") and failing["on"]:
+            raise ModelError("mapper unreachable")
+        return script(messages, params)
+
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(flaky))
+    out = tmp_path / "run"
+    cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies", "vanilla",
+              "--out", str(out), "--max-error-rate", "1"])
+    metal = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
+    assert metal.grade is Grade.UNGRADED and "mapping the answer" in metal.grade_note
+    assert "multiple_choice" in metal.model_extra["post_step_errors"]
+    failing["on"] = False
+    assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+    again = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
+    assert again.grade in (Grade.CORRECT, Grade.INCORRECT)
+    assert again.model_extra["multiple_choice"]["mapped_by"] == "model"

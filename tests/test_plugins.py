@@ -145,3 +145,18 @@ def test_builtin_strategies_come_from_the_entry_point_group() -> None:
     declared = {point.name for point in entry_points(group="factprobe.strategies")}
     assert {"vanilla", "rag", "best_of_n", "self_refine", "refusal", "decompose"} <= declared
     assert declared <= set(registry.strategies())
+
+
+def test_graph_strategy_follows_the_one_duplicate_rule() -> None:
+    first, second = chat_graph("Paris"), chat_graph("Rome")
+    with pytest.raises(registry.DuplicateStrategyError, match="registered twice"):
+        factprobe.graph_strategy("vanilla", first)            # a built-in name is taken
+    factprobe.graph_strategy("mine", first)
+    factprobe.graph_strategy("mine", first)                    # the same graph again: fine
+    with pytest.raises(registry.DuplicateStrategyError):
+        factprobe.graph_strategy("mine", second)
+    factprobe.graph_strategy("mine", second, replace=True)     # a notebook cell rebuilding its graph
+    assert run_spec("mine", Question(id="q", question="?", answer="Rome"))["answer"] == "Rome"
+    with pytest.raises(ValueError, match="without"):
+        factprobe.graph_strategy("bad+name", first)
+    assert registry.get_strategy("vanilla").origin.startswith("factprobe.agents.strategies.vanilla")

@@ -64,6 +64,8 @@ def test_run_writes_manifest_results_and_summary(tmp_path, dataset_file, scripte
     assert rows["boom"].grade == "ERROR" and "scripted failure" in rows["boom"].error
     assert rows["paris"].llm_calls == 1 and rows["paris"].prompt_tokens > 0
     assert [step["step"] for step in rows["paris"].trace] == ["build_prompt", "generate", "parse"]
+    sent = rows["paris"].trace[1]["messages"]                 # the trace keeps the prompt it sent
+    assert sent[-1]["role"] == "user" and "capital of France" in sent[-1]["content"]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["dataset"] == f"jsonl:{dataset_file}"
     summary = json.loads((out / "summary.json").read_text())

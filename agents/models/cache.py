@@ -62,6 +62,11 @@ class JsonStore:
         self.table = table
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), check_same_thread=False)
+        # WAL with synchronous=NORMAL: a commit appends to the log without an fsync, so a write costs
+        # microseconds; a crash keeps the database consistent and loses at most the last few entries,
+        # which a later run asks the model for again.
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
         self._db.commit()
 
@@ -147,6 +152,7 @@ class CachedModel:
         self.supports_logprobs = inner.supports_logprobs
         self.calls_made = 0
         self._identity: dict | None = None
+        self._identity_key: str | None = None
 
     async def identity(self) -> dict:
         """The inner backend's identity, a model file replaced by its content hash; resolved once."""
@@ -155,10 +161,13 @@ class CachedModel:
             if identity.get("file"):
                 identity["file_sha256"] = self.cache.digests.sha256(Path(identity.pop("file")))
             self._identity = identity
+            self._identity_key = hash_key(identity)
         return self._identity
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
-        key = request_key(hash_key(await self.identity()), messages, params)
+        if self._identity_key is None:
+            await self.identity()
+        key = request_key(self._identity_key or "", messages, params)
         hit = self.cache.get(key)
         if hit is not None and reply_problem(hit, params) is None:
             return hit

@@ -44,6 +44,7 @@ class ConfidenceMethod:
     needs: tuple[str, ...]
     outputs: tuple[str, ...]
     score: Score
+    reads: tuple[str, ...] = ()  # run options the method's statistics read (a sweep must not fold them)
 
 
 class UnknownConfidenceError(ValueError):
@@ -53,14 +54,14 @@ class UnknownConfidenceError(ValueError):
 _METHODS: dict[str, ConfidenceMethod] = {}
 
 
-def register_confidence(name: str, needs: tuple[str, ...] = (),
-                        outputs: tuple[str, ...] | None = None) -> Callable[[Score], Score]:
+def register_confidence(name: str, needs: tuple[str, ...] = (), outputs: tuple[str, ...] | None = None,
+                        reads: tuple[str, ...] = ()) -> Callable[[Score], Score]:
     """Decorator: register `score(MethodInput) -> {output: value}` as the method `name`."""
 
     def decorate(score: Score) -> Score:
         if name in _METHODS and _METHODS[name].score is not score:
             raise ValueError(f"confidence method {name!r} is registered twice")
-        _METHODS[name] = ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score)
+        _METHODS[name] = ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score, tuple(reads))
         return score
 
     return decorate
@@ -78,6 +79,11 @@ def get_method(name: str) -> ConfidenceMethod:
     if name not in known:
         raise UnknownConfidenceError(f"unknown confidence method {name!r}; known: {', '.join(known)}")
     return known[name]
+
+
+def options_read(config: RunConfig) -> set[str]:
+    """Run options read by the run's confidence methods (e.g. consistency's sample temperature)."""
+    return {option for name in config.confidence for option in get_method(name).reads}
 
 
 def output_order() -> list[str]:

@@ -12,7 +12,7 @@ from factprobe.calibration.methods import MethodInput, register_confidence
 from factprobe.eval.grading.normalize import normalize_answer
 
 
-@register_confidence("consistency", needs=("samples",))
+@register_confidence("consistency", needs=("samples",), reads=("sample_temperature",))
 def consistency(data: MethodInput) -> dict[str, float | None]:
     answer = data.state.get("answer")
     samples = data.stats["samples"].answers

@@ -25,6 +25,9 @@ def check_filled(path: Path, where: str, question: Question) -> None:
     if question.answerable and question.answer is None:
         raise record_error(path, where, "answer", "is null, but the question is answerable "
                            "(give the answer, or set `answerable` to false)")
+    if question.choices is not None and question.answer is not None and question.answer not in question.choices:
+        raise record_error(path, where, "answer", f"{question.answer!r} is not one of the `choices` "
+                           f"(give the gold option's exact text)")
 
 
 def load(path: Path) -> Dataset:

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from factprobe.eval.grading.phrases import denies_premise, is_hedged, is_refusal
-from factprobe.eval.grading.tokens import HEDGE_WORDS, content, names_in, tokenize
+from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, content, names_in, tokenize
 
 _CLAUSE_BREAK = re.compile(
     r"(?<=[.!?;])\s+(?=\S)|\s+[—–]\s+|\s*\((?=[^)]*\b(?:not\s+sure|i\s+think|unsure)\b)"
@@ -124,6 +124,42 @@ def _guess_after_refusal(clause: str) -> list[str]:
             and _meaningful(piece) and (i < first_refusal or is_hedged(piece))]
 
 
+_BULLET = re.compile(r"^\s*(?:[-*•·+]|\(?\d{1,2}[.)]|\(?[a-h][.)])\s+")
+_LEAD_IN = re.compile(r":\s*$")
+_LABELLED = re.compile(r"^\s*[A-Za-z][\w ]{0,20}:\s*\S")  # "Confidence: high", "Note: …"
+_ITEM_WORDS = 4  # words up to which an unmarked line or a ";" piece can be a bare candidate
+
+
+def _bare_candidate(piece: str) -> bool:
+    """A short piece that only names something ("Bach", "J. S. Bach", "Mount Fuji"), not a sentence."""
+    tokens = tokenize(piece)
+    if not tokens or len(tokens) > _ITEM_WORDS or _LABELLED.match(piece) or re.search(r"[.!?]\s+\S", piece):
+        return False
+    return all(t.capitalised or not t.norm.isalpha() or t.norm in ("of", "the", "de", "van", "von", "and")
+               for t in tokens) and tokens[0].norm not in STOPWORDS - {"the"}
+
+
+def listed_items(answer: str) -> list[str] | None:
+    """The candidates of an answer written as a list, or None when it is not one.
+
+    A list is two or more lines that all carry a bullet or a number ("- Bach", "2. Handel"), two or
+    more lines that each only name something, or names separated by semicolons ("Bach; Handel"). A
+    lead-in line ending in ":" is skipped. "X.\nIt was built in 1889." is one answer and its
+    explanation; "Answer: X\nConfidence: 80" is one answer.
+    """
+    lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
+    if lines and _LEAD_IN.search(lines[0]) and len(lines) > 2:
+        lines = lines[1:]
+    if len(lines) >= 2 and all(_BULLET.match(line) for line in lines):
+        return [_BULLET.sub("", line).strip() for line in lines]
+    if len(lines) >= 2 and all(_bare_candidate(line.rstrip(" .;,")) for line in lines):
+        return [line.rstrip(" .;,") for line in lines]
+    pieces = [piece.strip(" .") for piece in answer.strip().split(";")]
+    if len(lines) == 1 and len(pieces) >= 2 and all(_bare_candidate(piece) for piece in pieces):
+        return pieces
+    return None
+
+
 _CONFIDENCE = re.compile(
     r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?", re.IGNORECASE)
 
@@ -144,7 +180,8 @@ def answer_text(answer: str) -> str:
 def read_answer(answer: str, keep_or: bool = False) -> Reading:
     """Take the answer apart into refusal, hedging, premise denial, and the guess's candidates."""
     answer = answer_text(answer)
-    parts = clauses(answer)
+    items = listed_items(answer)
+    parts = items if items is not None else clauses(answer)
     refused = False
     kept: list[str] = []
     alternatives: list[str] = []
@@ -167,7 +204,10 @@ def read_answer(answer: str, keep_or: bool = False) -> Reading:
                 part = _SELF_CORRECTION.sub("", part)
             kept.append(part)
     guess = "; ".join(part.rstrip(" .;") for part in kept).strip()
-    candidates = (split_alternatives(guess, keep_or) + alternatives) if guess else []
+    if items is not None:
+        candidates = [c for part in kept for c in split_alternatives(part.rstrip(" .;"), keep_or)] + alternatives
+    else:
+        candidates = (split_alternatives(guess, keep_or) + alternatives) if guess else []
     return Reading(
         refused=refused or (not kept and is_refusal(answer)),
         hedged=is_hedged(answer),
@@ -177,4 +217,4 @@ def read_answer(answer: str, keep_or: bool = False) -> Reading:
     )
 
 
-__all__ = ["Reading", "answer_text", "clauses", "read_answer", "split_alternatives", "split_list"]
+__all__ = ["Reading", "answer_text", "clauses", "listed_items", "read_answer", "split_alternatives", "split_list"]

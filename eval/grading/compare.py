@@ -8,6 +8,7 @@ from typing import Callable
 
 from factprobe.eval.grading.claims import split_list
 from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.markers import marker_conflict
 from factprobe.eval.grading.negation import negated_span
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.names import is_person_question, looks_like_name, match_person
@@ -189,6 +190,24 @@ def compare_single(claim: str, gold: str, question: str) -> Verdict:
             whole = match_text(tokens, gold, words)
             return whole if whole.finding is Finding.MATCH else listed
         return listed
+    return _with_markers(_compare_named(claim, gold, question, words, tokens), claim, gold)
+
+
+def _with_markers(verdict: Verdict, claim: str, gold: str) -> Verdict:
+    """A regnal number or generation word that differs from the gold's makes another person."""
+    if verdict.finding not in (Finding.MATCH, Finding.UNDECIDED):
+        return verdict
+    disagreement = marker_conflict(claim, gold)
+    if disagreement is None:
+        return verdict
+    kind, reason = disagreement
+    if kind == "differs":
+        return Verdict(Finding.CONFLICT, reason)
+    return Verdict(Finding.UNDECIDED, reason) if verdict.finding is Finding.MATCH else verdict
+
+
+def _compare_named(claim: str, gold: str, question: str, words: set[str], tokens: list[Token]) -> Verdict:
+    """Compare a claim with a gold that is a name or a term (a person, a place, a title)."""
     if is_person_question(question) and looks_like_name(gold):
         return _no_extra_items(match_person(tokens, gold, words), claim,
                                lambda part: match_person(tokenize(part), gold, words), people=True)

@@ -89,6 +89,24 @@ def _middle_names_differ(before: list[str], given: list[str]) -> bool:
     return False
 
 
+def added_given_names(before: list[str], given: list[str]) -> list[str]:
+    """Full given names the answer adds to the gold's ("quincy" in "John Quincy Adams" for "John Adams").
+
+    Initials are not counted; the answer's names are matched to the gold's in order.
+    """
+    if not given or same_word("".join(before), "".join(given), allow_typo=False):
+        return []
+    added: list[str] = []
+    position = 0
+    for word in before:
+        hits = [i for i in range(position, len(given)) if _same_part(word, given[i])]
+        if hits:
+            position = hits[0] + 1
+        elif len(word) > 1:
+            added.append(word)
+    return added
+
+
 def _name_run_before(tokens: list[Token], index: int, lower_case: bool) -> list[Token]:
     """The name words written just before tokens[index], in the same phrase ("Not William Herschel; …")."""
     run: list[Token] = []
@@ -168,6 +186,10 @@ def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Ver
             if _middle_names_differ(words, given):
                 return Verdict(Finding.UNDECIDED, "middle names differ from the gold's "
                                f"({' '.join(t.text for t in before + [token])})")
+            added = added_given_names(words, given)
+            if added:
+                return Verdict(Finding.UNDECIDED, f"adds a given name the gold does not have ({added[0]}): "
+                               "a middle name, or another person of the same family")
             return Verdict(Finding.MATCH, "names the gold person")
         conflicts.append(" ".join(t.text for t in before + [token]))
     if denied:

@@ -10,7 +10,9 @@ from rapidfuzz.distance import Levenshtein
 from factprobe.eval.grading.normalize import strip_accents
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-_WORD = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*")
+# A word keeps a trailing "+" or "#" that is part of its name ("C++", "C#", "A+"); a sign before a
+# number ("+5") is left to the number readers.
+_WORD = re.compile(r"\d+(?:st|nd|rd|th)\b|\d+(?:[.,]\d+)*|[^\W\d_]+(?:['’][^\W\d_]+)*(?:\+\+|\+(?![\w+])|#(?!\w))?")
 
 # Words that carry no content of their own in a short answer.
 STOPWORDS = frozenset("""
