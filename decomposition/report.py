@@ -1,7 +1,7 @@
 """Per-hop tables (like Video SimpleQA Table 4), decomposition quality, and the per-hop plot.
 
-Each F-score cell shows its 95% bootstrap interval over questions beneath it; the pooled row ("all", from summary `per_hop_pooled`)
-puts every hop count together.
+Each F-score cell shows its 95% bootstrap interval over questions beneath it; the pooled row
+("all", from summary `per_hop_pooled`) puts every hop count together.
 """
 
 from __future__ import annotations
