@@ -30,7 +30,7 @@ PAIR = Question(id="p4", question="Who were the two founders of the company?", a
     (AUTHOR, "James", Grade.CORRECT),
     (AUTHOR, "Henry James", Grade.INCORRECT),
     (SPOUSE, "Marie", Grade.CORRECT),                              # the surname is in the question
-    (SPOUSE, "Marie Sklodowska Curie", Grade.CORRECT),             # an added middle name
+    (SPOUSE, "Marie Sklodowska Curie", Grade.UNGRADED),            # an added middle name: or a relative
     (SPOUSE, "Pierre Curie", Grade.INCORRECT),                     # the question's own person
     (PAIR, "Otto Brandt and Ada Lind", Grade.CORRECT),             # a list in another order
     (PAIR, "Ada Lind", Grade.INCORRECT),                           # misses one

@@ -41,13 +41,10 @@ def request_key(model: str, messages: list[Message], params: GenerationParams) -
     return hash_key({"model": model, "messages": messages, "params": params.as_dict()})
 
 
-def file_sha256(path: Path, chunk_bytes: int = 1 << 20) -> str:
-    """sha256 of a file's content, read in chunks."""
-    digest = hashlib.sha256()
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's content (hashlib reads it in chunks)."""
     with path.open("rb") as handle:
-        while chunk := handle.read(chunk_bytes):
-            digest.update(chunk)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class JsonStore:

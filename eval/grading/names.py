@@ -187,7 +187,7 @@ def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Ver
                 return Verdict(Finding.UNDECIDED, "middle names differ from the gold's "
                                f"({' '.join(t.text for t in before + [token])})")
             added = added_given_names(words, given)
-            if added:
+            if len(added) == 1:  # one name apart is how namesakes of a family differ; several are a full name
                 return Verdict(Finding.UNDECIDED, f"adds a given name the gold does not have ({added[0]}): "
                                "a middle name, or another person of the same family")
             return Verdict(Finding.MATCH, "names the gold person")

@@ -15,8 +15,11 @@
    acronyms and words written apart count).
 4. INCORRECT: several candidates where one is wrong, a negated gold ("not Paris"), a different
    entity containing the gold ("North Dakota", "Democratic Republic of the Congo", "Dominican"),
-   another generation ("Dumas fils"), a different number in a name, a coarser answer (a year for a
-   date, one item of a list, "Dakota" for "South Dakota").
+   another generation or regnal number ("Dumas fils", "Elizabeth I" for "Elizabeth II"), a
+   different number or symbol in a name ("C#" for "C++"), the gold's head noun with another
+   modifier ("great white shark" for "whale shark"), a coarser answer (a year for a date, one item
+   of a list, "Dakota" for "South Dakota"). Lists written one per line, with bullets or numbers,
+   or between semicolons are candidates too.
 5. NOT_ATTEMPTED: a coarser answer beside an admission of not knowing the rest ("1969, but I don't
    remember the day"), an approximate figure, bound or range that neither confirms nor contradicts,
    prose stating no figure or date, a short description naming nothing ("A major river", "A Danish
@@ -24,8 +27,9 @@
 6. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy.
 7. Where the rules cannot decide (a free paraphrase, a description naming something, a partial
    name, the gold only as a landmark, in an aside or after another answer, middle names that
-   differ) the grade is UNGRADED and the note, starting with "undecided:", says why; the grader
-   never guesses.
+   differ, one given name added: "John Quincy Adams" for "John Adams", a spelling variant or a
+   longer form: "Ulan Bator", "violoncello") the grade is UNGRADED and the note, starting with
+   "undecided:", says why; the grader never guesses.
 """
 
 from __future__ import annotations
@@ -72,11 +76,49 @@ def _best_over_golds(candidate: str, golds: list[str], question: str) -> Verdict
 
 
 def _new_words(text: str, question: str) -> tuple[list[str], list[str]]:
-    """Content words of the text not in the question, and those of them written capitalised."""
+    """Content words of the text not in the question, and those of them that look like names.
+
+    A capital that only opens a sentence (or follows a label such as "Answer:") is not a name:
+    "Tiny drifting organisms" names nothing.
+    """
     asked = question_words(question)
-    tokens = [t for t in tokenize(text) if t.norm not in STOPWORDS and t.norm not in asked
-              and t.norm not in HEDGE_WORDS]
-    return [t.norm for t in tokens], [t.text for t in tokens if t.capitalised or t.norm.isdigit()]
+    tokens = tokenize(text)
+    opening = {index for index, token in enumerate(tokens) if index == 0 or _SENTENCE_START.search(token.gap)}
+    kept = [(index, t) for index, t in enumerate(tokens) if t.norm not in STOPWORDS and t.norm not in asked
+            and t.norm not in HEDGE_WORDS]
+    return [t.norm for _, t in kept], [t.text for index, t in kept
+                                       if (t.capitalised and index not in opening) or t.norm.isdigit()]
+
+
+_SENTENCE_START = re.compile(r"[.!?:;\n]\s*$")
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _skeleton(word: str) -> str:
+    """The consonants of a word, doubled letters once ("ulaanbaatar" -> "lnbtr")."""
+    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", word))
+
+
+def _related_spelling(words: list[str], golds: list[str]) -> str | None:
+    """How the claim's words are a spelling of the gold the rules cannot confirm, if they are.
+
+    The same consonants in another transliteration ("Ulan Bator" for "Ulaanbaatar"), or a longer or
+    shorter form of the same word ("violoncello" for "cello").
+    """
+    claim = "".join(words)
+    for gold in golds:
+        gold_words = [t.norm for t in tokenize(gold) if t.norm not in STOPWORDS]
+        joined = "".join(gold_words)
+        if not joined or not claim.isalpha() or not joined.isalpha():
+            continue
+        if claim != joined and len(_skeleton(joined)) >= 4 and _skeleton(claim) == _skeleton(joined):
+            return "another transliteration of the gold"
+        for word in words:
+            for part in gold_words:
+                shorter, longer = sorted((word, part), key=len)
+                if len(shorter) >= 4 and shorter != longer and longer.endswith(shorter):
+                    return f"a longer or shorter form of the gold ({word})"
+    return None
 
 
 _DENIAL = re.compile(r"\b(?:not|isn'?t|wasn'?t|never|no|contrary)\b", re.IGNORECASE)
@@ -97,9 +139,12 @@ def _first_claim_rules(verdict: Verdict, reading: Reading, golds: list[str], que
     return verdict
 
 
-def _absent_verdict(reading: Reading, question: str, verdict: Verdict) -> tuple[Grade, str]:
-    """A claim that states nothing of the gold: a wrong entity, a non-answer, or a paraphrase."""
+def _absent_verdict(reading: Reading, question: str, verdict: Verdict, golds: list[str]) -> tuple[Grade, str]:
+    """A claim that states nothing of the gold: a wrong entity, a non-answer, a variant, or a paraphrase."""
     words, names = _new_words(reading.guess, question)
+    related = _related_spelling(words, golds) if len(words) <= _SHORT_CLAIM else None
+    if related and not reading.refused:
+        return Grade.UNGRADED, f"undecided: {related}"
     if names and len(words) <= _SHORT_CLAIM:
         return Grade.INCORRECT, f"names something else ({' '.join(names[:3])})"
     if names and not reading.refused:
@@ -162,9 +207,10 @@ class RuleGrader:
         verdict = _first_claim_rules(verdict, reading, golds, question.question)
         valued = any(gold_date(gold) is not None or gold_quantity(gold) is not None or find_periods(gold)
                      for gold in golds)
-        return self._from_verdict(verdict, reading, question.question, valued)
+        return self._from_verdict(verdict, reading, question.question, valued, golds)
 
-    def _from_verdict(self, verdict: Verdict, reading: Reading, question: str, valued: bool) -> GradeOutcome:
+    def _from_verdict(self, verdict: Verdict, reading: Reading, question: str, valued: bool,
+                      golds: list[str]) -> GradeOutcome:
         """The grade for a verdict; `valued`: the gold is a date or a figure, compared by value."""
         hedged = reading.hedged or reading.refused
         if verdict.finding is Finding.MATCH and _ONE_OF.match(reading.guess):
@@ -189,7 +235,7 @@ class RuleGrader:
             if reading.refused and verdict.reason.startswith("states no"):
                 return self._outcome(Grade.NOT_ATTEMPTED, f"refusal; {verdict.reason}")
             return self._outcome(Grade.UNGRADED, f"undecided: {verdict.reason}")
-        grade, note = _absent_verdict(reading, question, verdict)
+        grade, note = _absent_verdict(reading, question, verdict, golds)
         return self._outcome(grade, note)
 
     async def grade(self, question: Question, answer: str | None) -> GradeOutcome:

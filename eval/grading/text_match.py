@@ -165,6 +165,26 @@ def _glued_strangers(claim: list[Token], present: list[str], known: set[str]) ->
     return strangers
 
 
+def _other_modifier(claim: list[Token], required: list[str], missing: list[str], known: set[str]) -> str | None:
+    """The claim's phrase when it keeps the gold's head noun but swaps its modifier, if it does.
+
+    "Great White Shark" for "whale shark": the gold's last word (its head) is stated, the gold's
+    words before it are not, and another word stands right before it: a different kind of the
+    same thing. "The pressure of the air" (no word before the head) stays undecided.
+    """
+    head = required[-1]
+    if head in missing or len(required) > 3 or not all(word in required[:-1] for word in missing):
+        return None
+    for index, token in enumerate(claim):
+        if index == 0 or not same_word(token.norm, head):
+            continue
+        before = claim[index - 1]
+        if token.gap in (" ", "-") and before.norm.isalpha() and before.norm not in STOPWORDS \
+                and before.norm not in known and not before.norm.endswith("ly"):
+            return " ".join(t.text for t in claim[max(0, index - 2):index + 1])
+    return None
+
+
 def acronym(words: list[Token]) -> str:
     """Initials of the capitalised words ("Food and Agriculture Organization" -> "fao")."""
     return "".join(t.norm[0] for t in words if t.capitalised and t.norm.isalpha())
@@ -230,6 +250,9 @@ def match_text(claim: list[Token], gold: str, question_words: set[str]) -> Verdi
             if all(word in QUALIFIERS for word in missing):
                 return Verdict(Finding.CONFLICT, f"less specific than the gold (drops '{' '.join(missing)}')",
                                partial=True)
+            other = _other_modifier(claim, required, missing, set(gold_words) | question_words)
+            if other:
+                return Verdict(Finding.CONFLICT, f"the gold's head noun with another modifier ({other})")
             return Verdict(Finding.UNDECIDED, f"states only part of the gold (missing: {' '.join(missing)})")
         if present:
             return Verdict(Finding.UNDECIDED, "gold words present but not as one phrase")

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from factprobe.eval.datasets.errors import DatasetError
 from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, sample_frames
-from factprobe.eval.media.store import MediaStore, encode_jpeg, file_digest
+from factprobe.agents.models.cache import file_sha256
+from factprobe.eval.media.store import MediaStore, encode_jpeg
 from factprobe.eval.schema import Question
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff")
@@ -102,7 +103,7 @@ class MediaResolver:
         return refs
 
     def image(self, path: Path) -> list[str]:
-        key = {"kind": "image", "content": file_digest(path), "size": self.settings.frame_size}
+        key = {"kind": "image", "content": file_sha256(path), "size": self.settings.frame_size}
         refs = self.store.lookup(key)
         if refs is None:
             from PIL import Image, UnidentifiedImageError
@@ -116,7 +117,7 @@ class MediaResolver:
         return refs
 
     def video(self, path: Path) -> list[str]:
-        key = {"kind": "video", "content": file_digest(path), "frames": self.settings.frames,
+        key = {"kind": "video", "content": file_sha256(path), "frames": self.settings.frames,
                "size": self.settings.frame_size}
         refs = self.store.lookup(key)
         if refs is None:

@@ -27,15 +27,6 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 
-def file_digest(path: Path, chunk: int = 1 << 20) -> str:
-    """sha256 of a file's content, read in 1 MiB chunks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def is_ref(value: str) -> bool:
     return value.startswith(REF_PREFIX)
 
