@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from factprobe.agents.context import StrategyContext
+from factprobe.eval.extensions import DuplicateExtensionError
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
@@ -45,8 +46,8 @@ class UnknownStrategyError(ValueError):
     """A strategy name nobody registered."""
 
 
-class DuplicateStrategyError(ValueError):
-    """Two different builders registered under one name."""
+class DuplicateStrategyError(DuplicateExtensionError):
+    """Two different builders registered under one name (the rule of factprobe.eval.extensions)."""
 
 
 class StrategyOptionError(ValueError):

@@ -18,6 +18,7 @@ from factprobe.eval.audit_command import add_audit_grader_command
 from factprobe.eval.datasets.errors import DatasetError
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.describe import describe_dataset
+from factprobe.eval.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.manifest import BaselineError
 from factprobe.eval.pipeline import ConfigError, execute_run, new_config, resumed_config
@@ -29,7 +30,8 @@ from factprobe.eval.taxonomy_command import add_taxonomy_command
 
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
-               DuplicateStrategyError, SweepError, ConfigError)
+               DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
+               ExtensionLoadError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:

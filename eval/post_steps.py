@@ -1,23 +1,25 @@
 """Steps run after a strategy has answered: extra confidence signals, per-hop probes, ….
 
 Each step is one module that registers an async function `(PostStepInput) -> dict` returning
-fields to merge into the result row; a line in POST_STEP_MODULES loads it. Their model calls are
-measurement, not strategy cost: they are kept out of the row's latency and token counts.
+fields to merge into the result row; factprobe's own modules are listed in POST_STEPS (run in that
+order), others come from the `factprobe.post_steps` entry-point group or `--plugin`
+(factprobe.eval.extensions). Their model calls are measurement, not strategy cost: they are kept
+out of the row's latency and token counts.
 """
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.state import QAState
 from factprobe.eval.config import RunConfig
+from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.schema import Question
 
-POST_STEP_MODULES: list[str] = [
+POST_STEP_MODULES = [
     "factprobe.eval.sample_steps",
     "factprobe.eval.forced_reask",
     "factprobe.decomposition.hop_steps",
@@ -50,20 +52,18 @@ class PostStep:
     enabled: Callable[[RunConfig], bool]
 
 
-_POST_STEPS: dict[str, PostStep] = {}
+POST_STEPS: Registry[PostStep] = Registry("post step", "factprobe.post_steps", POST_STEP_MODULES)
 
 
 def register_post_step(name: str, enabled: Callable[[RunConfig], bool]) -> Callable[[PostStepFn], PostStepFn]:
     """Decorator: run the function after every answer when `enabled(config)` is true."""
 
     def decorate(function: PostStepFn) -> PostStepFn:
-        _POST_STEPS[name] = PostStep(name, function, enabled)
+        POST_STEPS.add(name, PostStep(name, function, enabled), origin_of(function))
         return function
 
     return decorate
 
 
 def active_post_steps(config: RunConfig) -> list[PostStep]:
-    for module in POST_STEP_MODULES:
-        importlib.import_module(module)
-    return [step for step in _POST_STEPS.values() if step.enabled(config)]
+    return [step for step in POST_STEPS.values() if step.enabled(config)]

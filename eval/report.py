@@ -1,17 +1,19 @@
 """Reports from a run directory: summary.json, terminal tables and PNG plots, without model calls.
 
-Tables and plots are registered like summary sections: one function in its own module plus a line
-in REPORT_MODULES. A plot returns the path it wrote, or None when the data has nothing to draw.
+Tables and plots are registered like summary sections (factprobe.eval.extensions): one function in
+its own module, listed in TABLES (factprobe's own, in print order), in the `factprobe.report`
+entry-point group, or loaded with `--plugin`. A plot returns the path it wrote, or None when the
+data has nothing to draw.
 """
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 from typing import Any, Callable
 
 from rich.console import Console
 
+from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
@@ -20,7 +22,7 @@ from factprobe.eval.summary import build_summary
 TableFn = Callable[[dict[str, Any], Console], None]
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
-REPORT_MODULES = [
+TABLES: Registry[TableFn] = Registry("report table", "factprobe.report", [
     "factprobe.eval.tables.scores",
     "factprobe.eval.tables.retrieval",
     "factprobe.eval.tables.ttc",
@@ -32,35 +34,26 @@ REPORT_MODULES = [
     "factprobe.eval.plots.taxonomy",
     "factprobe.eval.tables.multiple_choice",
     "factprobe.eval.plots.multiple_choice",
-]
-
-_TABLES: list[TableFn] = []
-_PLOTS: list[PlotFn] = []
+])
+# plots live in the same modules as tables, so the same list and group load them
+PLOTS: Registry[PlotFn] = Registry("report plot", "factprobe.report", TABLES.builtin)
 
 
 def report_table(function: TableFn) -> TableFn:
     """Decorator: print this table after a run and in `factprobe report`."""
-    if function not in _TABLES:
-        _TABLES.append(function)
+    TABLES.add(origin_of(function), function, origin_of(function))
     return function
 
 
 def report_plot(function: PlotFn) -> PlotFn:
     """Decorator: draw this plot into the run directory."""
-    if function not in _PLOTS:
-        _PLOTS.append(function)
+    PLOTS.add(origin_of(function), function, origin_of(function))
     return function
-
-
-def _load() -> None:
-    for module in REPORT_MODULES:
-        importlib.import_module(module)
 
 
 def table_functions() -> list[TableFn]:
     """Every registered table function, in registration order."""
-    _load()
-    return list(_TABLES)
+    return TABLES.values()
 
 
 def report_is_current(run_dir: RunDir) -> bool:
@@ -74,14 +67,14 @@ def report_is_current(run_dir: RunDir) -> bool:
 
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
-    _load()
+    tables, plots = TABLES.values(), PLOTS.values()
     rows = list(run_dir.latest().values())  # once, streamed: the summary, plots and HTML all read these
     summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
     run_dir.write_summary(summary)
-    for table in _TABLES:
+    for table in tables:
         table(summary, console)
     written: list[Path] = []
-    for plot in _PLOTS:
+    for plot in plots:
         out = plot(summary, rows, run_dir.path)
         if isinstance(out, Path):
             written.append(out)
@@ -89,5 +82,5 @@ def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
             written.extend(out)
     for path in written:
         console.print(f"plot: {path}")
-    console.print(f"report: {write_html_report(run_dir, summary, _TABLES, written, rows)}")
+    console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}")
     return summary

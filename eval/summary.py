@@ -1,25 +1,27 @@
 """summary.json from results.jsonl: one function per section, registered by name.
 
-A new section (or a new per-strategy metric) is one function in its own module plus a line in
-SECTION_MODULES; `build_summary` is the only caller, for `run` and `report` alike.
+A new section (or a new per-strategy metric) is one function in its own module: factprobe's own
+modules are listed in SECTIONS (their order is the summary's), an installed package's modules in the
+`factprobe.summary` entry-point group, a user's with `--plugin` (factprobe.eval.extensions).
+`build_summary` is the only caller, for `run` and `report` alike.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
+from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.manifest import resolve_baseline
 from factprobe.eval.schema import Grade, Result
 
 SummarySection = Callable[["SummaryInput"], Any]
 StrategyMetric = Callable[[list[Result]], dict[str, Any]]
 
-SECTION_MODULES = [
+SECTIONS: Registry[SummarySection] = Registry("summary section", "factprobe.summary", [
     "factprobe.eval.sections.core",
     "factprobe.eval.sections.retrieval",
     "factprobe.eval.sections.gains",
@@ -33,10 +35,9 @@ SECTION_MODULES = [
     "factprobe.eval.sections.videosimpleqa_scores",
     "factprobe.eval.sections.taxonomy",
     "factprobe.eval.sections.multiple_choice",
-]
-
-_SECTIONS: dict[str, SummarySection] = {}
-_STRATEGY_METRICS: list[StrategyMetric] = []
+])
+# per-strategy metrics live in the same modules, so the same list and group load them
+STRATEGY_METRICS: Registry[StrategyMetric] = Registry("strategy metric", "factprobe.summary", SECTIONS.builtin)
 
 
 @dataclass
@@ -71,7 +72,7 @@ def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
     """Decorator: the function computes `summary[name]`."""
 
     def decorate(function: SummarySection) -> SummarySection:
-        _SECTIONS[name] = function
+        SECTIONS.add(name, function, origin_of(function))
         return function
 
     return decorate
@@ -79,19 +80,12 @@ def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
 
 def strategy_metric(function: StrategyMetric) -> StrategyMetric:
     """Decorator: the function adds keys to every `summary['strategies'][name]`."""
-    if function not in _STRATEGY_METRICS:
-        _STRATEGY_METRICS.append(function)
+    STRATEGY_METRICS.add(origin_of(function), function, origin_of(function))
     return function
 
 
 def strategy_metrics() -> list[StrategyMetric]:
-    _load()
-    return list(_STRATEGY_METRICS)
-
-
-def _load() -> None:
-    for module in SECTION_MODULES:
-        importlib.import_module(module)
+    return STRATEGY_METRICS.values()
 
 
 def latest_rows(rows: list[Result]) -> list[Result]:
@@ -114,6 +108,5 @@ def is_graded(row: Result) -> bool:
 def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None,
                   directory: Path | None = None) -> dict[str, Any]:
     """Every registered section computed from the rows (and the run directory's side files)."""
-    _load()
     data = SummaryInput(latest_rows(rows), manifest or {}, directory)
-    return {name: section(data) for name, section in _SECTIONS.items()}
+    return {name: section(data) for name, section in SECTIONS.items().items()}

@@ -9,15 +9,16 @@ mean and the minimum token probability), named by `outputs`.
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from factprobe.agents.state import QAState
 from factprobe.eval.config import RunConfig
+from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.schema import Question
 
-# One line per method module; importing a module registers its method.
+# factprobe's own method modules (importing one registers its method); an installed package adds
+# its own through the `factprobe.confidence` entry-point group, a user's file through --plugin.
 CONFIDENCE_MODULES = [
     "factprobe.calibration.methods.verbal",
     "factprobe.calibration.methods.token_prob",
@@ -51,7 +52,7 @@ class UnknownConfidenceError(ValueError):
     """A --confidence value nobody registered, or options a method cannot run with."""
 
 
-_METHODS: dict[str, ConfidenceMethod] = {}
+METHODS: Registry[ConfidenceMethod] = Registry("confidence method", "factprobe.confidence", CONFIDENCE_MODULES)
 
 
 def register_confidence(name: str, needs: tuple[str, ...] = (), outputs: tuple[str, ...] | None = None,
@@ -59,9 +60,8 @@ def register_confidence(name: str, needs: tuple[str, ...] = (), outputs: tuple[s
     """Decorator: register `score(MethodInput) -> {output: value}` as the method `name`."""
 
     def decorate(score: Score) -> Score:
-        if name in _METHODS and _METHODS[name].score is not score:
-            raise ValueError(f"confidence method {name!r} is registered twice")
-        _METHODS[name] = ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score, tuple(reads))
+        METHODS.add(name, ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score, tuple(reads)),
+                    origin_of(score))
         return score
 
     return decorate
@@ -69,9 +69,7 @@ def register_confidence(name: str, needs: tuple[str, ...] = (), outputs: tuple[s
 
 def confidence_methods() -> dict[str, ConfidenceMethod]:
     """Every registered method by name, in registration order."""
-    for module in CONFIDENCE_MODULES:
-        importlib.import_module(module)
-    return dict(_METHODS)
+    return METHODS.items()
 
 
 def get_method(name: str) -> ConfidenceMethod:

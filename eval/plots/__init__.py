@@ -1,1 +1,1 @@
-"""PNG plots drawn into the run directory, one module each (see eval.report.REPORT_MODULES)."""
+"""PNG plots drawn into the run directory, one module each (listed in factprobe.eval.report.TABLES)."""

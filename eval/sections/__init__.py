@@ -1,1 +1,1 @@
-"""summary.json sections, one module each (see eval.summary.SECTION_MODULES)."""
+"""summary.json sections, one module each (listed in factprobe.eval.summary.SECTIONS)."""

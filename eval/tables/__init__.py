@@ -1,1 +1,1 @@
-"""Terminal tables, one module each (see eval.report.REPORT_MODULES)."""
+"""Terminal tables, one module each (listed in factprobe.eval.report.TABLES)."""
