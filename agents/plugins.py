@@ -16,6 +16,8 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 
+from factprobe.eval.extensions import import_entry_point
+
 ENTRY_POINT_GROUP = "factprobe.strategies"
 
 
@@ -24,12 +26,7 @@ class PluginError(ValueError):
 
 
 def _load_point(point: EntryPoint) -> None:
-    try:
-        point.load()
-    except Exception as exc:  # a third-party package's bug must name the package
-        owner = point.dist.name if point.dist else "an installed package"
-        raise PluginError(f"the strategy entry point {point.name!r} = {point.value!r} of {owner} "
-                          f"failed to import: {type(exc).__name__}: {exc}") from exc
+    import_entry_point(point, "strategy")
 
 
 def load_entry_points() -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -34,6 +34,16 @@ class ExtensionLoadError(ValueError):
 def origin_of(function: Any) -> str:
     """`module.qualname` of a function: where it was defined."""
     return f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', repr(function))}"
+
+
+def import_entry_point(point: EntryPoint, kind: str) -> None:
+    """Import the module an entry point declares; a failure names the point and its package."""
+    try:
+        point.load()
+    except Exception as exc:  # a third-party package's bug must name the package
+        owner = point.dist.name if point.dist else "an installed package"
+        raise ExtensionLoadError(f"the {kind} entry point {point.name!r} = {point.value!r} of {owner} "
+                                 f"failed to import: {type(exc).__name__}: {exc}") from exc
 
 
 class Registry(Generic[T]):
@@ -60,12 +70,7 @@ class Registry(Generic[T]):
         for module in self.builtin:
             importlib.import_module(module)
         for point in entry_points(group=self.group):
-            try:
-                point.load()
-            except Exception as exc:  # a third-party package's bug must name the package
-                owner = point.dist.name if point.dist else "an installed package"
-                raise ExtensionLoadError(f"the {self.kind} entry point {point.name!r} = {point.value!r} "
-                                         f"of {owner} failed to import: {type(exc).__name__}: {exc}") from exc
+            import_entry_point(point, self.kind)
         self._loaded = True
 
     def items(self) -> dict[str, T]:
