@@ -1,4 +1,4 @@
-"""Calibration metrics on raw stated confidences (protocols §2), with numpy and scipy.
+"""Calibration metrics on raw stated confidences (protocols §2), with numpy.
 
 Inputs are confidences on the stated 0–100 scale and booleans "the answer was CORRECT". Nothing is
 rescaled per run: a confidence c is read as the probability c / 100. Outputs are fractions (0–1).
@@ -173,6 +173,28 @@ def overconfidence(confidence: Any, correct: Any) -> float | None:
     return float(np.mean(conf / 100.0) - np.mean(right))
 
 
+def average_ranks(values: Any) -> np.ndarray:
+    """Ranks 1 … n along the last axis, tied values sharing their average rank.
+
+    The same numbers as scipy.stats.rankdata(method="average"), written with numpy because importing
+    scipy.stats costs about a second of every report. A tie group whose first sorted position has
+    ordinal rank r and which holds c values gets the rank r + (c − 1) / 2.
+    """
+    x = np.asarray(values, dtype=float)
+    if not x.size:
+        return np.zeros(x.shape)
+    order = np.argsort(x, axis=-1, kind="stable")
+    ordered = np.take_along_axis(x, order, axis=-1)
+    starts = np.ones(x.shape, dtype=bool)
+    starts[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+    first = np.flatnonzero(starts)                   # flat positions where a tie group starts
+    sizes = np.diff(first, append=x.size)            # every row starts a group, so none spans two rows
+    group_ranks = first % x.shape[-1] + 1 + (sizes - 1) / 2.0
+    ranks = np.empty(x.shape, dtype=float)
+    np.put_along_axis(ranks, order, np.repeat(group_ranks, sizes).reshape(x.shape), axis=-1)
+    return ranks
+
+
 def auroc(confidence: Any, correct: Any) -> float | None:
     """Area under the ROC curve of confidence as a detector of correct answers.
 
@@ -184,9 +206,7 @@ def auroc(confidence: Any, correct: Any) -> float | None:
     negatives = conf.size - positives
     if not positives or not negatives:
         return None
-    from scipy.stats import rankdata  # scipy.stats takes about a second to import
-
-    ranks = rankdata(conf)
+    ranks = average_ranks(conf)
     u = ranks[right].sum() - positives * (positives + 1) / 2.0
     return float(u / (positives * negatives))
 
@@ -258,12 +278,31 @@ def batched_ece_debiased_squared(confidence: np.ndarray, correct: np.ndarray) ->
 
 def batched_auroc(confidence: np.ndarray, correct: np.ndarray) -> np.ndarray:
     """AUROC (Mann–Whitney, ties one half) for each row of 2-D arrays; NaN where a row has one class."""
-    from scipy.stats import rankdata  # scipy.stats takes about a second to import
-
-    ranks = rankdata(confidence, axis=1)
+    ranks = average_ranks(confidence)
     positives = correct.sum(axis=1).astype(float)
     pairs = positives * (confidence.shape[1] - positives)
     u = (ranks * correct).sum(axis=1) - positives * (positives + 1) / 2.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(pairs > 0, u / pairs, np.nan)
+
+
+def batched_auroc_of_codes(codes: np.ndarray, correct: np.ndarray, n_codes: int) -> np.ndarray:
+    """`batched_auroc` of rows whose confidences are replaced by their dense order codes 0 … n_codes − 1.
+
+    AUROC depends only on the order of the confidences, so the codes give the same value; with
+    them each row's Mann–Whitney U is counted per code (a bincount, no sort): every correct
+    answer scores the incorrect ones below its code plus half those on it. U is a sum of halves,
+    exact in floating point, so the result is the same number as from the ranks.
+    """
+    rows = codes.shape[0]
+    keys = (codes.astype(np.int64) + n_codes * np.arange(rows)[:, None]).ravel()
+    right = correct.ravel().astype(float)
+    per_code = (rows, n_codes)
+    positives = np.bincount(keys, weights=right, minlength=rows * n_codes).reshape(per_code)
+    negatives = np.bincount(keys, weights=1.0 - right, minlength=rows * n_codes).reshape(per_code)
+    below = np.cumsum(negatives, axis=1) - negatives
+    u = np.sum(positives * (below + negatives / 2.0), axis=1)
+    pairs = positives.sum(axis=1) * negatives.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(pairs > 0, u / pairs, np.nan)
 
@@ -284,13 +323,23 @@ def bootstrap_ci(statistic: BatchedStatistic, confidence: Any, correct: Any, see
     conf, right = _arrays(confidence, correct)
     if conf.size < 2:
         return None
+    return _percentiles(_resampled(statistic, conf, right, seed, resamples, chunk), level)
+
+
+def _resampled(statistic: BatchedStatistic, values: np.ndarray, correct: np.ndarray, seed: int,
+               resamples: int, chunk: int = 100) -> np.ndarray:
+    """The statistic over `resamples` row resamples of (values, correct), drawn `chunk` at a time."""
     rng = np.random.default_rng(seed)
-    values = []
+    results = []
     for start in range(0, resamples, chunk):
-        index = rng.integers(0, conf.size, size=(min(chunk, resamples - start), conf.size))
-        values.append(statistic(conf[index], right[index]))
-    defined = np.concatenate(values)
-    defined = defined[~np.isnan(defined)]
+        index = rng.integers(0, values.size, size=(min(chunk, resamples - start), values.size))
+        results.append(statistic(values[index], correct[index]))
+    return np.concatenate(results)
+
+
+def _percentiles(values: np.ndarray, level: float) -> tuple[float, float] | None:
+    """The percentile interval of the defined (non-NaN) values; None when there are none."""
+    defined = values[~np.isnan(values)]
     if not defined.size:
         return None
     tail = (1.0 - level) / 2.0 * 100.0
@@ -316,6 +365,19 @@ def ece_debiased_ci(confidence: Any, correct: Any, seed: int = 0, resamples: int
     return float(signed_root(debiased + plug_in - quantiles[1])), float(signed_root(debiased + plug_in - quantiles[0]))
 
 
+def auroc_ci(confidence: Any, correct: Any, seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES,
+             level: float = 0.95) -> tuple[float, float] | None:
+    """`bootstrap_ci(batched_auroc, …)`: the same resamples and the same interval, computed on the
+    confidences' order codes (see `batched_auroc_of_codes`), several times faster than ranking."""
+    conf, right = _arrays(confidence, correct)
+    if conf.size < 2:
+        return None
+    levels, codes = np.unique(conf, return_inverse=True)
+    values = _resampled(lambda rows, hits: batched_auroc_of_codes(rows, hits, levels.size),
+                        codes.reshape(conf.shape), right, seed, resamples)
+    return _percentiles(values, level)
+
+
 def calibration_metrics(confidence: Any, correct: Any, seed: int = 0,
                         resamples: int = BOOTSTRAP_RESAMPLES, with_ci: bool = True) -> dict[str, Any]:
     """Every calibration metric of one (strategy, method) set, as fractions; None where undefined."""
@@ -337,7 +399,7 @@ def calibration_metrics(confidence: Any, correct: Any, seed: int = 0,
     if with_ci:
         metrics["ece_ci"] = bootstrap_ci(batched_ece, conf, right, seed, resamples)
         metrics["ece_debiased_ci"] = ece_debiased_ci(conf, right, seed, resamples)
-        metrics["auroc_ci"] = bootstrap_ci(batched_auroc, conf, right, seed, resamples)
+        metrics["auroc_ci"] = auroc_ci(conf, right, seed, resamples)
         metrics["bootstrap_resamples"] = resamples
     return metrics
 

@@ -41,7 +41,7 @@ thousands at once (leading axes of `counts`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -146,17 +146,41 @@ def cluster_bootstrap_ci(counts: np.ndarray, statistic: TotalsStatistic,
     return percentile_interval(bootstrap_statistics(counts, statistic, n_resamples, seed), level)
 
 
+def is_exhaustive(n_clusters: int, n_flips: int = DEFAULT_FLIPS) -> bool:
+    """Whether all 2^questions relabellings fit in `n_flips` (then they are enumerated, not drawn)."""
+    return n_clusters < 63 and 2 ** n_clusters <= n_flips
+
+
+def relabelling_blocks(n_clusters: int, n_flips: int = DEFAULT_FLIPS, seed: int = 0,
+                       block: int | None = None) -> Iterator[np.ndarray]:
+    """The rows of `relabellings(...)[0]`, `block` rows at a time (default: all at once).
+
+    Random relabellings are drawn block by block from one generator; numpy's stream does not depend
+    on how such a draw is split into rows (tests/test_stats.py checks it), so the rows are the same
+    numbers in the same order as one big draw, without holding all of them (2,000 relabellings of
+    50,000 questions would be 800 MB, twice that while being drawn).
+    """
+    if is_exhaustive(n_clusters, n_flips):
+        codes = np.arange(2 ** n_clusters)[:, None]
+        flips = ((codes >> np.arange(n_clusters)) & 1).astype(float)
+        size = block or len(flips)
+        for start in range(0, len(flips), size):
+            yield flips[start:start + size]
+        return
+    rng = np.random.default_rng([seed, 1])
+    size = block or n_flips
+    for start in range(0, n_flips, size):
+        yield rng.integers(0, 2, (min(size, n_flips - start), n_clusters)).astype(float)
+
+
 def relabellings(n_clusters: int, n_flips: int = DEFAULT_FLIPS, seed: int = 0) -> tuple[np.ndarray, bool]:
     """(flips, exhaustive): a 0/1 matrix (relabellings × questions), 1 = swap that question's labels.
 
     All 2^questions relabellings when there are at most `n_flips` of them (exhaustive = True),
     else `n_flips` drawn uniformly at random.
     """
-    if n_clusters < 63 and 2 ** n_clusters <= n_flips:
-        codes = np.arange(2 ** n_clusters)[:, None]
-        return ((codes >> np.arange(n_clusters)) & 1).astype(float), True
-    rng = np.random.default_rng([seed, 1])
-    return rng.integers(0, 2, (n_flips, n_clusters)).astype(float), False
+    return (np.concatenate(list(relabelling_blocks(n_clusters, n_flips, seed))),
+            is_exhaustive(n_clusters, n_flips))
 
 
 def sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, n_flips: int = DEFAULT_FLIPS,
@@ -164,16 +188,16 @@ def sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, n_flips: i
     """Two-sided clustered sign-flip p-value of `statistic`, shape counts.shape[:-2] (see the module doc)."""
     counts = np.asarray(counts, dtype=float)
     observed = np.abs(statistic(counts.sum(axis=-2)))
-    flips, exhaustive = relabellings(counts.shape[-2], n_flips, seed)
     change = counts[..., SWAPPED] - counts            # what swapping a question's labels adds
     base = counts.sum(axis=-2)[..., None, :]
-    hits, size = np.zeros(observed.shape), _block_size(counts)
-    for start in range(0, flips.shape[0], size):
-        null = np.abs(statistic(base + weighted_sums(flips[start:start + size], change)))
+    hits, total = np.zeros(observed.shape), 0
+    for flips in relabelling_blocks(counts.shape[-2], n_flips, seed, _block_size(counts)):
+        null = np.abs(statistic(base + weighted_sums(flips, change)))
         hits += np.sum(null >= observed[..., None] - 1e-12, axis=-1)
-    if exhaustive:
-        return hits / flips.shape[0]
-    return (1 + hits) / (1 + flips.shape[0])
+        total += flips.shape[0]
+    if is_exhaustive(counts.shape[-2], n_flips):
+        return hits / total
+    return (1 + hits) / (1 + total)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import factprobe.eval.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, ModelError
 from factprobe.calibration.answer_span import answer_span, answer_tokens
-from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, aurc, batched_auroc, batched_ece,
+from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, auroc_ci, average_ranks, aurc, batched_auroc, batched_ece,
                                            batched_ece_debiased_squared, bin_index, bootstrap_ci, brier,
                                            calibration_metrics, ece, ece_debiased, ece_debiased_ci,
                                            equal_mass_edges, mce, reliability_bins, reliability_table,
@@ -89,6 +89,29 @@ def test_auroc_matches_sklearn_with_ties(seed) -> None:
     conf = rng.choice([50.0, 80.0, 90.0, 95.0, 100.0], size=300)      # stated confidences tie a lot
     correct = rng.random(300) < conf / 120.0
     assert auroc(conf, correct) == pytest.approx(roc_auc_score(correct, conf), abs=TOL)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_average_ranks_match_scipy_rankdata(seed) -> None:
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(seed)
+    values = rng.choice([0.0, 30.0, 50.0, 85.0, 90.0, 100.0], size=(40, 57))   # many ties
+    assert np.array_equal(average_ranks(values), rankdata(values, axis=1))
+    assert np.array_equal(average_ranks(values[0]), rankdata(values[0]))
+    distinct = rng.permutation(200).astype(float)
+    assert np.array_equal(average_ranks(distinct), distinct + 1)
+    assert np.array_equal(average_ranks([5.0, 5.0, 5.0, 1.0]), [3.0, 3.0, 3.0, 1.0])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_auroc_ci_from_order_codes_equals_the_rank_based_one(seed) -> None:
+    rng = np.random.default_rng(seed)
+    conf = rng.choice([0.0, 12.5, 50.0, 87.5, 90.0, 100.0], size=300)
+    correct = rng.random(300) < conf / 120
+    assert auroc_ci(conf, correct, seed=seed, resamples=250) == bootstrap_ci(batched_auroc, conf, correct,
+                                                                              seed=seed, resamples=250)
+    assert auroc_ci([90, 80], [True, True]) is None
 
 
 def test_auroc_with_one_class_is_none() -> None:

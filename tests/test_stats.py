@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, bootstrap
 
+from factprobe.eval import stats
 from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.schema import Grade
 from factprobe.eval.stats import (accuracy_delta, bootstrap_statistics, cluster_bootstrap_ci, cluster_counts,
-                                  f_delta, mcnemar_exact, relabellings, sign_flip_p_value)
+                                  f_delta, mcnemar_exact, relabelling_blocks, relabellings,
+                                  sign_flip_p_value)
 
 GRADE_OF = {1: Grade.CORRECT, 0: Grade.INCORRECT, -1: Grade.NOT_ATTEMPTED}
 
@@ -89,6 +91,25 @@ def test_sign_flip_enumerates_small_designs_exactly() -> None:
         rows[list(swap)] = rows[list(swap)][:, [0, 3, 4, 1, 2]]
         null.append(abs(accuracy_delta(rows.sum(axis=0))))
     assert sign_flip_p_value(counts, accuracy_delta) == pytest.approx(np.mean(np.array(null) >= observed - 1e-12))
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 500])
+def test_relabelling_blocks_draw_the_same_numbers_as_one_draw(block) -> None:
+    # odd sizes on purpose: the blocks must not skip or reorder any of the generator's numbers
+    whole = np.random.default_rng([3, 1]).integers(0, 2, (500, 101)).astype(float)
+    blocks = list(relabelling_blocks(101, n_flips=500, seed=3, block=block))
+    assert [len(rows) for rows in blocks][:-1] == [block] * (len(blocks) - 1)
+    assert np.array_equal(np.concatenate(blocks), whole)
+    assert np.array_equal(relabellings(101, n_flips=500, seed=3)[0], whole)
+
+
+def test_sign_flip_p_value_does_not_depend_on_the_block_size(monkeypatch) -> None:
+    rng = np.random.default_rng(11)
+    ids = [f"q{i // 2}" for i in range(300)]
+    counts = cluster_counts(ids, rng.integers(-1, 2, 300), rng.integers(-1, 2, 300))
+    reference = sign_flip_p_value(counts, f_delta, n_flips=999, seed=4)
+    monkeypatch.setattr(stats, "BLOCK_CELLS", 7 * 150)       # blocks of 7 relabellings
+    assert sign_flip_p_value(counts, f_delta, n_flips=999, seed=4) == reference
 
 
 def test_sign_flip_with_one_repeat_agrees_with_exact_mcnemar() -> None:

@@ -14,7 +14,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.grading.base import Grader
@@ -111,6 +110,8 @@ def cohen_kappa(first: list[str], second: list[str]) -> float | None:
 
     Computed with numpy here because scikit-learn, which has it, is only a development dependency.
     """
+    import numpy as np  # lazy: this module is imported by the CLI, and numpy is not needed before a run's first request
+
     categories = sorted(set(first) | set(second))
     index = {category: i for i, category in enumerate(categories)}
     table = np.zeros((len(categories), len(categories)))

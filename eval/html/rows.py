@@ -8,7 +8,8 @@ report has one entry per record; the cross-run report has one per run (null wher
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from factprobe.eval.schema import Grade, Result
 
@@ -51,9 +52,15 @@ def versus_baseline(row: Result, baseline_correct: dict[tuple[str, int], bool],
 
 def run_records(rows: list[Result], baseline: str | None) -> list[dict[str, Any]]:
     """Records of one run's latest rows, each marked gained/lost against the baseline."""
+    return list(iter_run_records(rows, baseline))
+
+
+def iter_run_records(rows: list[Result], baseline: str | None) -> Iterator[dict[str, Any]]:
+    """`run_records`, one record at a time (a report streams them into the page)."""
     baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
                         for row in rows if row.strategy == baseline}
-    return [record(row, [entry(row)], versus_baseline(row, baseline_correct, baseline)) for row in rows]
+    for row in rows:
+        yield record(row, [entry(row)], versus_baseline(row, baseline_correct, baseline))
 
 
 def differing_records(runs: list[list[Result]]) -> list[dict[str, Any]]:
@@ -79,7 +86,15 @@ def script_json(value: Any) -> str:
 
 def records_json(records: Iterable[dict[str, Any]]) -> str:
     """script_json of a list of records, serialised one record at a time."""
-    return "[" + ",".join(script_json(item) for item in records) + "]"
+    return "".join(records_json_chunks(records))
+
+
+def records_json_chunks(records: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The text of `records_json(records)` in pieces, one record each, to be written as they come."""
+    yield "["
+    for number, item in enumerate(records):
+        yield ("," if number else "") + script_json(item)
+    yield "]"
 
 
 def _escape(text: str) -> str:
@@ -87,15 +102,21 @@ def _escape(text: str) -> str:
             .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
 
 
-def browser_meta(records: list[dict[str, Any]], runs: list[str], baseline: str | None) -> dict[str, Any]:
-    """The choices of the browser's filters, in first-seen order (hop counts ascending)."""
-    grades = [grade.value for grade in Grade]
+def browser_meta(records: Iterable[dict[str, Any]], runs: list[str], baseline: str | None) -> dict[str, Any]:
+    """The choices of the browser's filters, in first-seen order (hop counts ascending); one pass."""
+    strategies: dict[str, None] = {}
+    categories, hops, repeat = set(), set(), -1
+    for item in records:
+        strategies.setdefault(item["strategy"])
+        categories.add(item["category"])
+        hops.add(item["hops"])
+        repeat = max(repeat, item["repeat"])
     return {
         "runs": runs,
         "baseline": baseline,
-        "strategies": list(dict.fromkeys(item["strategy"] for item in records)),
-        "categories": sorted({item["category"] for item in records}),
-        "hops": sorted({item["hops"] for item in records}),
-        "grades": grades,
-        "repeats": max((item["repeat"] for item in records), default=0) + 1,
+        "strategies": list(strategies),
+        "categories": sorted(categories),
+        "hops": sorted(hops),
+        "grades": [grade.value for grade in Grade],
+        "repeats": max(repeat, 0) + 1,
     }
