@@ -60,7 +60,7 @@ def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
             value = confidence_of(row, method)
             if value is None:
                 counts["missing_confidence"] += 1
-                errors = (row.model_extra or {}).get("confidence_errors") or {}
+                errors = row.extra_field("confidence_errors") or {}
                 counts["method_errors"] += int(method in errors)
                 continue
             confidences.append(value)

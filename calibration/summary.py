@@ -25,10 +25,6 @@ from factprobe.eval.summary import SummaryInput, strategy_metric, summary_sectio
 CONTRACT_KEYS = ("ece", "mce", "brier", "slope", "auroc")
 
 
-def _extra(row: Result, key: str) -> Any:
-    return (row.model_extra or {}).get(key)
-
-
 @strategy_metric
 def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
     """The contract's calibration keys, from the stated confidence."""
@@ -42,17 +38,17 @@ def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
 def confidence_cost(rows: list[Result]) -> dict[str, Any]:
     """What the confidence measurement cost, apart from the strategy's own cost; the ratios are
     measurement over strategy (mean over mean), in compute time and in tokens."""
-    measured = [row for row in rows if row.error is None and _extra(row, "confidence_calls") is not None]
+    measured = [row for row in rows if row.error is None and row.extra_field("confidence_calls") is not None]
     keys = ("confidence_calls_mean", "confidence_latency_s_mean", "confidence_cost_ratio",
             "confidence_tokens_mean", "confidence_tokens_ratio")
     if not measured:
         return dict.fromkeys(keys)
-    latency = mean([_extra(row, "confidence_latency_s") for row in measured])
+    latency = mean([row.extra_field("confidence_latency_s") for row in measured])
     own_latency = mean([row.latency_s for row in measured])
-    tokens = mean([_extra(row, "confidence_prompt_tokens") + _extra(row, "confidence_completion_tokens")
+    tokens = mean([row.extra_field("confidence_prompt_tokens") + row.extra_field("confidence_completion_tokens")
                    for row in measured])
     own_tokens = mean([row.prompt_tokens + row.completion_tokens for row in measured])
-    return dict(zip(keys, (mean([_extra(row, "confidence_calls") for row in measured]), latency,
+    return dict(zip(keys, (mean([row.extra_field("confidence_calls") for row in measured]), latency,
                            latency / own_latency if own_latency else None, tokens,
                            tokens / own_tokens if own_tokens else None)))
 

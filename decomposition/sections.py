@@ -25,26 +25,21 @@ from typing import Any, Callable
 import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean, ratio
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.schema import GRADED, Grade, Result
 from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
-GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
-
-
-def extra(row: Result, key: str) -> Any:
-    return (row.model_extra or {}).get(key)
 
 
 def probe_grades(row: Result) -> list[Grade] | None:
-    probes = extra(row, "hop_probes")
+    probes = row.extra_field("hop_probes")
     if not probes or len(probes) != row.hop_count:
         return None
     return [Grade(probe["grade"]) for probe in probes]
 
 
 def chain_grades(row: Result) -> list[Grade] | None:
-    if extra(row, "decomposition") is None or not row.hops or len(row.hops) != row.hop_count:
+    if row.extra_field("decomposition") is None or not row.hops or len(row.hops) != row.hop_count:
         return None
     if any(hop.grade is None for hop in row.hops):
         return None
@@ -139,7 +134,7 @@ def per_hop_entry(group: list[Result], hop_count: int, seed: int) -> dict[str, A
     entry = {"n": len(group), "hop_source": "probes", "final_f_score": final["f_score"],
              "final_accuracy": final["accuracy"], **hop_table(group, hop_count, probe_grades),
              **f_intervals(group, hop_count, probe_grades, seed)}
-    if any(extra(row, "decomposition") is not None for row in group):
+    if any(row.extra_field("decomposition") is not None for row in group):
         chain = f_intervals(group, hop_count, chain_grades, seed)
         entry["chain"] = {**hop_table(group, hop_count, chain_grades), "hop_f_score_cis": chain["hop_f_score_cis"]}
     return entry
@@ -177,7 +172,7 @@ def decomposition(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """Decomposition quality per decomposing strategy: fallbacks, hop counts, hop-answer matches."""
     out: dict[str, dict[str, Any]] = {}
     for name, rows in data.by_strategy.items():
-        records = [(row, rec) for row in rows if (rec := extra(row, "decomposition")) is not None]
+        records = [(row, rec) for row in rows if (rec := row.extra_field("decomposition")) is not None]
         if not records:
             continue
         with_gold = [rec for _, rec in records if rec.get("gold_hops")]

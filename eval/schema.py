@@ -105,6 +105,10 @@ class Grade(str, Enum):
     ERROR = "ERROR"
 
 
+# The grades of an answer that was graded: the three SimpleQA outcomes.
+GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+
+
 class TokenLogprob(BaseModel):
     """One generated token with its log-probability and the top alternatives."""
 
@@ -172,3 +176,7 @@ class Result(BaseModel):
     def key(self) -> tuple[str, str, int]:
         """Identity of a row: later rows with the same key supersede earlier ones."""
         return (self.question_id, self.strategy, self.repeat)
+
+    def extra_field(self, key: str) -> Any:
+        """A field that a post step or a section added beyond the contract's keys (None if absent)."""
+        return (self.model_extra or {}).get(key)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.manifest import resolve_baseline
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.schema import GRADED, Result
 
 SummarySection = Callable[["SummaryInput"], Any]
 StrategyMetric = Callable[[list[Result]], dict[str, Any]]
@@ -102,7 +102,7 @@ def answerable(rows: list[Result]) -> list[Result]:
 
 
 def is_graded(row: Result) -> bool:
-    return row.grade in (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
+    return row.grade in GRADED
 
 
 def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None,

@@ -64,7 +64,7 @@ class Classification:
 
 def hop_lines(row: Result) -> str:
     """The row's sub-QA probes (or chain hops) as extra evidence, one line each; '' without any."""
-    probes = (row.model_extra or {}).get("hop_probes")
+    probes = row.extra_field("hop_probes")
     hops = probes or [hop.model_dump(mode="json") for hop in (row.hops or [])]
     if not hops:
         return ""

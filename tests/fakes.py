@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Callable
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
+from factprobe.eval.schema import Question
 
 Script = Callable[[list[Message], GenerationParams], str]
 
@@ -43,3 +45,9 @@ def failing(message: str) -> Script:
         raise ModelError(message)
 
     return script
+
+
+def write_questions(path: Path, questions: list[Question]) -> Path:
+    """A native-schema JSONL dataset file holding `questions`, one per line."""
+    path.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
+    return path

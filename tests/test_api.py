@@ -16,7 +16,7 @@ import factprobe.eval.pipeline as pipeline
 from factprobe.agents import registry
 from factprobe.eval.schema import Question, Result
 from factprobe.eval.session import RunFailed
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
     Question(id="fr", question="Which city is the capital of France?", answer="Paris"),
@@ -77,7 +77,7 @@ def capital_script(messages, params) -> str:
 @pytest.fixture
 def dataset(tmp_path: Path) -> str:
     path = tmp_path / "questions.jsonl"
-    path.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(path, QUESTIONS)
     return f"jsonl:{path}"
 
 

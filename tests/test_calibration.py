@@ -31,7 +31,7 @@ from factprobe.eval.post_steps import PostStepInput
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import CallRecord, Grade, Question, Result, TokenLogprob
 from factprobe.eval.summary import build_summary
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 TOL = 1e-9
 
@@ -449,7 +449,7 @@ def logprob_run(tmp_path, monkeypatch) -> tuple[Path, LogprobModel]:
     questions = [PARIS, Question(id="rome", question="Which city is the capital of Italy?", answer="Rome"),
                  Question(id="gold", question="What is the chemical symbol for gold?", answer="Au")]
     dataset = tmp_path / "questions.jsonl"
-    dataset.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
+    write_questions(dataset, questions)
     model = LogprobModel(run_script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     out = tmp_path / "run"

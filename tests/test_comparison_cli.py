@@ -14,7 +14,7 @@ from factprobe.eval.grading.phrases import REFUSAL_PHRASE
 from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Question
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
     Question(id="fr", question="Which city is the capital of France?", answer="Paris"),
@@ -49,7 +49,7 @@ def script(messages, params) -> str:
 @pytest.fixture
 def run_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, ScriptedModel]:
     data = tmp_path / "questions.jsonl"
-    data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(data, QUESTIONS)
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     out = tmp_path / "run"

@@ -15,7 +15,7 @@ import factprobe.eval.cli as cli
 import factprobe.eval.pipeline as pipeline
 from factprobe.agents.registry import strategies
 from factprobe.eval.schema import Hop, Passage, Question
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "category", "answer",
                "confidence", "grade", "grader", "latency_s", "prompt_tokens", "completion_tokens",
@@ -60,7 +60,7 @@ def script(messages, params) -> str:
 def test_result_and_summary_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))
     data = tmp_path / "q.jsonl"
-    data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS))
+    write_questions(data, QUESTIONS)
     out = tmp_path / "run"
     names = list(strategies())
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", ",".join(names),

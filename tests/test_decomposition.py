@@ -13,7 +13,7 @@ from factprobe.agents.models.cache import CachedModel, ResponseCache
 from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Hop, Passage, Question, Result
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 ORWELL = Question(
     id="orwell", question="In which country was the author of the novel 'Nineteen Eighty-Four' born?",
@@ -79,7 +79,7 @@ def make_script(plans: dict[str, str]):
 
 def write_dataset(tmp_path: Path, questions: list[Question]) -> str:
     path = tmp_path / "multihop.jsonl"
-    path.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
+    write_questions(path, questions)
     return f"jsonl:{path}"
 
 

@@ -19,7 +19,7 @@ from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, redact
 from factprobe.eval.post_steps import PostStep, PostStepInput
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Question
-from tests.fakes import ScriptedModel, failing, last_user
+from tests.fakes import ScriptedModel, failing, last_user, write_questions
 
 QUESTIONS = [
     Question(id="paris", question="Which city is the capital of France?", answer="Paris", category="geography"),
@@ -44,7 +44,7 @@ def answer_script(messages, params) -> str:
 @pytest.fixture
 def dataset_file(tmp_path: Path) -> Path:
     path = tmp_path / "questions.jsonl"
-    path.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(path, QUESTIONS)
     return path
 
 

@@ -26,7 +26,7 @@ from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Hop, Passage, Question
 from factprobe.eval.summary import latest_rows
 from factprobe.retrieval import index_cache
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -78,7 +78,7 @@ def scripted_answers(messages: list[dict[str, str]], params: Any) -> str:
 def make_run(root: Path, out: Path, script: Any, strategies: str = "vanilla,rag") -> Path:
     """A finished run directory, made by `factprobe run` on a scripted model."""
     dataset = root / "questions.jsonl"
-    dataset.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(dataset, QUESTIONS)
     model = ScriptedModel(script)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)

@@ -18,7 +18,7 @@ from factprobe.eval.grading.judge_prompts import JUDGE_POLICIES, JudgePolicyErro
 from factprobe.eval.grading.rules import RuleGrader
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Grade, Question
-from tests.fakes import ScriptedModel, failing, last_user
+from tests.fakes import ScriptedModel, failing, last_user, write_questions
 
 PARIS = Question(id="q1", question="Which city is the capital of France?", answer="Paris")
 NO_ANSWER = Question(id="u1", question="What was Caesar's first pet called?", answer=None, answerable=False)
@@ -212,7 +212,7 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     questions = [Question(id="paris", question="Which city is the capital of France?", answer="Paris"),
                  Question(id="rome", question="Which city is the capital of Italy?", answer="Rome")]
     dataset = tmp_path / "questions.jsonl"
-    dataset.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
+    write_questions(dataset, questions)
 
     def script(messages, params) -> str:
         if is_judge_prompt(messages):

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes import write_questions
+
 import factprobe.eval.cli as cli
 from factprobe.agents.models.base import GenerationParams
 from factprobe.agents.models.local import LocalModel, embedded_model_path
@@ -63,7 +65,7 @@ def test_samples_with_different_indices_differ_at_temperature_one(model: LocalMo
 def test_first_run_and_resume_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`factprobe run` on the embedded model writes the contract's files; a resume calls no model."""
     data = tmp_path / "q.jsonl"
-    data.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS))
+    write_questions(data, QUESTIONS)
     out = tmp_path / "run"
     monkeypatch.setenv("FACTPROBE_CACHE", str(tmp_path / "cache"))
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--out", str(out)]) == 0

@@ -13,7 +13,7 @@ from factprobe.agents.models.base import ModelError
 from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Question
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
     Question(id="paris", question="Which city is the capital of France?", answer="Paris", category="geography"),
@@ -37,7 +37,7 @@ def capital_script(messages, params) -> str:
 @pytest.fixture
 def dataset_file(tmp_path: Path) -> Path:
     path = tmp_path / "questions.jsonl"
-    path.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(path, QUESTIONS)
     return path
 
 

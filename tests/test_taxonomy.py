@@ -13,7 +13,7 @@ import factprobe.eval.taxonomy_command as taxonomy_command
 from factprobe.agents.models.base import ModelError
 from factprobe.eval.schema import Question
 from factprobe.eval.taxonomy import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
     Question(id="ore", question="Which metal is extracted from bauxite?", answer="Aluminium"),
@@ -48,7 +48,7 @@ def answer_script(messages, params) -> str:
 
 def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) -> None:
     dataset = tmp_path / "q.jsonl"
-    dataset.write_text("".join(q.model_dump_json() + "\n" for q in QUESTIONS), encoding="utf-8")
+    write_questions(dataset, QUESTIONS)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(answer_script))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--out", str(out)]) == 0

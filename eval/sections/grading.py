@@ -3,10 +3,9 @@ and how often the judge was asked (`--grader cascade` asks it only where the rul
 
 from __future__ import annotations
 
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.schema import GRADED, Grade, Result
 from factprobe.eval.summary import SummaryInput, summary_section
 
-DECIDED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 
 
 def asked_judge(row: Result) -> bool:
@@ -19,7 +18,7 @@ def asked_judge(row: Result) -> bool:
 def grading(data: SummaryInput) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for name, rows in data.by_strategy.items():
-        decided = [row for row in rows if row.grade in DECIDED]
+        decided = [row for row in rows if row.grade in GRADED]
         out[name] = {
             "rules_decided": sum(row.grader == "rules" for row in decided),
             "judge_decided": sum(row.grader.startswith("judge:") for row in decided),

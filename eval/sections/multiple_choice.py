@@ -16,7 +16,7 @@ from factprobe.eval.summary import SummaryInput, answerable, is_graded, summary_
 
 
 def choice_entry(row: Result) -> dict[str, Any] | None:
-    return (row.model_extra or {}).get("multiple_choice")
+    return row.extra_field("multiple_choice")
 
 
 def strategy_choices(rows: list[Result]) -> dict[str, Any] | None:

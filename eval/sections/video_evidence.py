@@ -14,15 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.eval.metrics import ratio
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.schema import GRADED, Grade, Result
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
 ANSWERED = (Grade.CORRECT, Grade.INCORRECT)
-GRADED = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
-
-
-def extra(row: Result, key: str) -> Any:
-    return (row.model_extra or {}).get(key)
 
 
 def answered_counts(grades: list[Grade], prefix: str = "") -> dict[str, Any]:
@@ -38,17 +33,17 @@ def answered_counts(grades: list[Grade], prefix: str = "") -> dict[str, Any]:
 def hop1_grades(rows: list[Result]) -> list[Grade]:
     grades = []
     for row in rows:
-        probes = extra(row, "hop_probes") or []
+        probes = row.extra_field("hop_probes") or []
         if probes:
             grades.append(Grade(probes[0]["grade"]))
     return grades
 
 
 def strategy_evidence(rows: list[Result]) -> dict[str, Any] | None:
-    about_video = [row for row in answerable(rows) if extra(row, "media_id") is not None]
+    about_video = [row for row in answerable(rows) if row.extra_field("media_id") is not None]
     if not about_video:
         return None
-    without = [row for row in about_video if not extra(row, "media_given")]
+    without = [row for row in about_video if not row.extra_field("media_given")]
     entry: dict[str, Any] = {"n": len(about_video), "with_video": len(about_video) - len(without),
                              "without_video": len(without)}
     entry.update(answered_counts([row.grade for row in without]))
