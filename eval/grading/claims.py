@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from factprobe.eval.grading.context import is_context
 from factprobe.eval.grading.phrases import denies_premise, is_hedged, is_refusal
 from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, content, names_in, tokenize
 
@@ -160,6 +161,26 @@ def listed_items(answer: str) -> list[str] | None:
     return None
 
 
+_FIELD = re.compile(r"^\s*(?P<label>[A-Za-z][\w ]{0,20}?)\s*:\s*(?P<value>\S.*)$")
+_STEM = 4  # letters a field's label must share with a question word ("Composer" for "composed")
+
+
+def answer_field(items: list[str], question: str) -> list[str]:
+    """The value of the one field a list of "Label: value" lines gives for what was asked.
+
+    "- Composer: X\n- Premiere: Paris, 1913" for "Who composed …?" answers X; the other fields are
+    context, not candidates. The items unchanged when they are not all fields or no single label
+    names what the question asks.
+    """
+    fields = [_FIELD.match(item) for item in items]
+    if len(items) < 2 or not all(fields):
+        return items
+    asked = {t.norm[:_STEM] for t in tokenize(question) if t.norm not in STOPWORDS and len(t.norm) >= _STEM}
+    chosen = [f["value"].strip() for f in fields if f is not None and any(
+        t.norm[:_STEM] in asked for t in tokenize(f["label"]) if len(t.norm) >= _STEM)]
+    return chosen if len(chosen) == 1 else items
+
+
 _CONFIDENCE = re.compile(
     r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?", re.IGNORECASE)
 
@@ -177,10 +198,16 @@ def answer_text(answer: str) -> str:
     return _CONFIDENCE.sub(" ", answer).strip()
 
 
-def read_answer(answer: str, keep_or: bool = False) -> Reading:
-    """Take the answer apart into refusal, hedging, premise denial, and the guess's candidates."""
+def read_answer(answer: str, keep_or: bool = False, question: str | None = None) -> Reading:
+    """Take the answer apart into refusal, hedging, premise denial, and the guess's candidates.
+
+    Given the question, statements beside a refusal that only give context about the question's
+    subject are not a guess ("It's a baroque painting, but I don't know who painted it").
+    """
     answer = answer_text(answer)
     items = listed_items(answer)
+    if items is not None:
+        items = answer_field(items, question)
     parts = items if items is not None else clauses(answer)
     refused = False
     kept: list[str] = []
@@ -203,6 +230,8 @@ def read_answer(answer: str, keep_or: bool = False) -> Reading:
                 kept, correcting = [], False  # "Paris? No, actually Lyon.": the correction replaces what came before
                 part = _SELF_CORRECTION.sub("", part)
             kept.append(part)
+    if refused and question is not None:
+        kept = [part for part in kept if not is_context(part, question)]
     guess = "; ".join(part.rstrip(" .;") for part in kept).strip()
     if items is not None:
         candidates = [c for part in kept for c in split_alternatives(part.rstrip(" .;"), keep_or)] + alternatives
@@ -217,4 +246,5 @@ def read_answer(answer: str, keep_or: bool = False) -> Reading:
     )
 
 
-__all__ = ["Reading", "answer_text", "clauses", "listed_items", "read_answer", "split_alternatives", "split_list"]
+__all__ = ["Reading", "answer_field", "answer_text", "clauses", "listed_items", "read_answer", "split_alternatives",
+           "split_list"]

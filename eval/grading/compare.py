@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from decimal import Decimal
 from typing import Callable
 
 from factprobe.eval.grading.claims import split_list
-from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.dates import (DateMention, DateRelation, DateValue, find_dates, find_periods, gold_date,
+                                         relate_date)
 from factprobe.eval.grading.markers import marker_conflict
 from factprobe.eval.grading.negation import negated_span
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -54,18 +56,37 @@ def _compare_dates(claim: str, gold: DateValue, question: str) -> Verdict:
     spelled = spelled_to_digits(claim)
     if any(gold in m.readings and negated_span(spelled, m.start, m.end) for m in mentions):
         return Verdict(Finding.CONFLICT, "negates the gold")
+    mentions = _year_with_day(mentions)
     relations = []
     for mention in mentions:
         found = {relate_date(gold, reading, implied_years) for reading in mention.readings}
         relations.append(DateRelation.MATCH if DateRelation.MATCH in found else
                          DateRelation.COARSER if DateRelation.COARSER in found else DateRelation.CONFLICT)
-    if all(r is DateRelation.MATCH for r in relations):
+    if DateRelation.MATCH in relations and all(
+            r is DateRelation.MATCH or _yearless_detail(m, when=gold) for m, r in zip(mentions, relations)):
         return Verdict(Finding.MATCH, "states the gold date")
     if DateRelation.MATCH in relations:
         return Verdict(Finding.UNDECIDED, "states several dates, one of them the gold's")
     if relations[0] is DateRelation.COARSER:
         return Verdict(Finding.CONFLICT, "date less precise than the gold (granularity)", partial=True)
     return Verdict(Finding.CONFLICT, "states a different date")
+
+
+def _year_with_day(mentions: list[DateMention]) -> list[DateMention]:
+    """A year and a day-month written apart read as one date ("In 1914 — on August 15")."""
+    if len(mentions) != 2 or any(len(m.readings) != 1 for m in mentions):
+        return mentions
+    first, second = (m.readings[0] for m in mentions)
+    if first.year is not None and first.month is None and second.year is None and second.month is not None:
+        joined = DateValue(first.year, second.month, second.day)
+        return [DateMention((joined,), mentions[0].start, mentions[1].end)]
+    return mentions
+
+
+def _yearless_detail(mention: DateMention, when: DateValue) -> bool:
+    """A day and month without a year that the gold does not contradict ("1914 — on August 15" for 1914)."""
+    return all(reading.year is None and (when.month is None or reading.month == when.month)
+               and (when.day is None or reading.day == when.day) for reading in mention.readings)
 
 
 _SOMETIME = re.compile(r"\b(?:sometime|some\s+time|at\s+some\s+point)\b", re.IGNORECASE)
@@ -130,6 +151,41 @@ def _with_question_unit(gold: Quantity, question: str) -> Quantity:
     return gold if unit is None else replace(gold, dimension=unit[0], factor=unit[1], offset=unit[2])
 
 
+# "Roughly how many …", "approximately what …": the gold is a rounded figure too.
+_CONVERSION_TOLERANCE = Decimal("0.02")  # a conversion in brackets is rounded: within 2% of the figure
+_ROUGH_QUESTION = re.compile(r"\b(?:roughly|approximately|approx|estimated|(?:about|around)\s+how)\b", re.IGNORECASE)
+
+
+def _conversions(claim: str, quantities: list[Quantity], relations: list[Relation]) -> set[int]:
+    """Figures in a parenthesis right after a matching figure, in another unit of its kind, adding up to it.
+
+    "42.195 km (26 miles 385 yards)" restates the match; "10 ha (about 25 acres)" for "25 acres"
+    does not (the match is the one in brackets), so only what follows a match is a conversion, and
+    one that adds up to another value ("42.195 km (30 miles)") is not.
+    """
+    spelled = spelled_to_digits(claim)
+    converted: set[int] = set()
+    for match, relation in zip(quantities, relations):
+        opening = re.match(r"\s*\(([^)]*)\)", spelled[match.end:])
+        if relation is not Relation.MATCH or match.dimension is None or opening is None:
+            continue
+        start, end = match.end + opening.start(1), match.end + opening.end(1)
+        inside = [index for index, quantity in enumerate(quantities)
+                  if start <= quantity.start and quantity.end <= end and quantity.dimension == match.dimension
+                  and quantity.factor != match.factor]
+        total = sum((quantities[index].base for index in inside), Decimal(0))
+        if inside and abs(total - match.base) <= _CONVERSION_TOLERANCE * abs(match.base):
+            converted.update(inside)
+    return converted
+
+
+def _same_value(gold: Quantity, answer: Quantity) -> bool:
+    """The answer's figure is the gold's value exactly, whatever its stated precision."""
+    if answer.dimension is None:
+        return (answer.value + gold.offset) * gold.factor == gold.base
+    return answer.base == gold.base
+
+
 def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
     gold = _with_question_unit(gold, question)
     ranged = _compare_range(claim, gold)
@@ -141,11 +197,15 @@ def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
             return Verdict(Finding.UNDECIDED, "states no comparable figure")
         return _no_figure(claim, "figure")
     relations = [relate(gold, quantity) for quantity in quantities]
+    if _ROUGH_QUESTION.search(question):  # "About 56 thousand" asked "Roughly how many …" for 56,000
+        relations = [Relation.MATCH if _same_value(gold, quantity) and quantity.bound is None else relation
+                     for quantity, relation in zip(quantities, relations)]
     spelled = spelled_to_digits(claim)
     if any(r is Relation.MATCH and negated_span(spelled, q.start, q.end) for q, r in zip(quantities, relations)):
         return Verdict(Finding.CONFLICT, "negates the gold")
     agreeing = (Relation.MATCH, Relation.COARSER, Relation.BOUND_OK)
-    if Relation.MATCH in relations and all(r in agreeing for r in relations):
+    converted = _conversions(claim, quantities, relations)
+    if Relation.MATCH in relations and all(r in agreeing or i in converted for i, r in enumerate(relations)):
         return Verdict(Finding.MATCH, "figure matches the gold to its last significant figure")
     if Relation.MATCH in relations:
         return Verdict(Finding.UNDECIDED, "states several figures, one of them the gold's")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
+from factprobe.eval.grading.given_names import is_patronymic, same_given_name
 from factprobe.eval.grading.negation import negated_tokens
-from factprobe.eval.grading.tokens import STOPWORDS, Token, same_word, tokenize
+from factprobe.eval.grading.tokens import STOPWORDS, Token, consonant_skeleton, same_word, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict
 
 TITLES = frozenset("""
@@ -23,10 +24,17 @@ _PERSON_QUESTION = re.compile(
     r"|(?:person|man|woman|captain|founder|inventor|author|architect|composer|painter|sculptor|director"
     r"|mayor|governor|chancellor|ceo|chairman|chairwoman|coach|manager|winner|recipient|husband|wife"
     r"|son|daughter|father|mother|brother|sister|spouse)\b"
-    r"|which\s+(?:person|man|woman|author|writer|poet|painter|artist|scientist|physicist|chemist|"
-    r"mathematician|composer|director|actor|actress|architect|player|president|king|queen|inventor|"
+    r"|which\s+(?:[\w'-]+\s+){0,2}?(?:person|man|woman|author|writer|poet|painter|artist|scientist|physicist"
+    r"|chemist|mathematician|composer|director|actor|actress|architect|player|president|king|queen|inventor|"
     r"explorer|philosopher|singer|musician|photographer|sculptor|economist|politician|engineer|"
-    r"astronaut|coach|founder|novelist|journalist|designer|athlete|prime\s+minister|emperor|pope))\b",
+    r"astronaut|coach|founder|novelist|journalist|designer|athlete|prime\s+minister|emperor|pope"
+    # people named by what they do: "Which driver …", "Which Formula One driver …"
+    r"|driver|racer|cyclist|swimmer|runner|sprinter|golfer|boxer|wrestler|jockey|cricketer|footballer"
+    r"|goalkeeper|batsman|pitcher|quarterback|skater|skier|climber|mountaineer|pianist|violinist|guitarist"
+    r"|drummer|conductor|rapper|dancer|comedian|playwright|dramatist|screenwriter|filmmaker"
+    r"|pilot|aviator|cosmonaut|astronomer|biologist|historian|scholar|theologian|lawyer|judge|senator"
+    r"|governor|chancellor|minister|monarch|ruler|leader|admiral|commander|candidate"
+    r"|nominee|laureate|chef|saint|prophet)s?)\b",
     re.IGNORECASE,
 )
 
@@ -55,11 +63,16 @@ def _same_part(answer_word: str, gold_word: str) -> bool:
     return same_word(answer_word, gold_word)
 
 
+def _same_given(answer_word: str, gold_word: str) -> bool:
+    """The same given name, an initial of it, a small typo, a short form or another language's form."""
+    return _same_part(answer_word, gold_word) or same_given_name(answer_word, gold_word)
+
+
 def _given_names_agree(before: list[str], given: list[str]) -> bool:
     """Names written before the surname agree with the gold's given names (extra middle names allowed)."""
     if same_word("".join(before), "".join(given), allow_typo=False):
         return True
-    if not _same_part(before[0], given[0]):
+    if not _same_given(before[0], given[0]):
         return False
     position = 1
     for word in before[1:]:
@@ -99,7 +112,7 @@ def added_given_names(before: list[str], given: list[str]) -> list[str]:
     added: list[str] = []
     position = 0
     for word in before:
-        hits = [i for i in range(position, len(given)) if _same_part(word, given[i])]
+        hits = [i for i in range(position, len(given)) if _same_given(word, given[i])]
         if hits:
             position = hits[0] + 1
         elif len(word) > 1:
@@ -132,17 +145,53 @@ def _generation_after(claim: list[Token], index: int) -> str | None:
     return None
 
 
-def _is_surname(token: Token, surname: str, confirmed: bool) -> bool:
+# Nouns after a possessive that name another person ("Curie's daughter", "Mozart's rival").
+RELATIVES = frozenset("""
+brother brothers sister sisters son sons daughter daughters wife husband widow widower father mother
+parent parents grandson granddaughter grandfather grandmother nephew niece cousin uncle aunt child
+children heir successor predecessor rival student students pupil pupils teacher mentor assistant
+partner colleague friend apprentice protege biographer
+""".split())
+
+
+def _relative_follows(after: list[Token]) -> bool:
+    """A noun naming someone else follows the possessive, at most one word later ("Bach's eldest son")."""
+    for token in after[:2]:
+        if token.gap.strip():
+            return False
+        if token.norm in RELATIVES:
+            return True
+    return False
+
+
+def _is_surname(token: Token, surname: str, confirmed: bool, after: list[Token] | None = None) -> bool:
     """The token is the gold's surname, allowing a small typo.
 
     A surname alone allows a typo only in a long name ("Dostoyevsky"): in a short one a letter
     apart is often another person ("Manet" for Monet).
     """
-    if token.text.lower().endswith(("'s", "’s")):
-        return False  # a possessive ("Herschel's brother") names someone else
+    if token.text.lower().endswith(("'s", "’s")) and _relative_follows(after or []):
+        return False  # "Herschel's brother" names someone else; "Amundsen's party" names Amundsen
     if token.norm == surname or _undoubled(token.norm) == _undoubled(surname):
         return True  # "Whitmann": a doubled letter is a typo, not another name
+    if confirmed and _spelling_variant(token.norm, surname):
+        return True  # "Yusufzai" beside the gold's given name: another transliteration
     return (confirmed or len(surname) >= _LONG_SURNAME) and same_word(token.norm, surname)
+
+
+_SKELETON = 3  # consonants a surname needs before its transliterations are compared
+
+
+def _spelling_variant(word: str, surname: str) -> bool:
+    """Another transliteration of the surname: same first letter, same consonants ("yusufzai"/"yousafzai")."""
+    skeleton = consonant_skeleton(surname)
+    return word[:1] == surname[:1] and len(skeleton) >= _SKELETON and consonant_skeleton(word) == skeleton
+
+
+def _gold_joined(gold: str) -> str | None:
+    """The word hyphen-joined before the gold's surname ("berners" in "Berners-Lee"), if any."""
+    tokens = [t for t in tokenize(gold) if t.norm not in TITLES and t.norm not in PARTICLES]
+    return tokens[-2].norm if len(tokens) >= 2 and tokens[-1].gap == "-" else None
 
 
 def _undoubled(word: str) -> str:
@@ -155,39 +204,51 @@ def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Ver
     if not parts or (len(parts) < 2 and not any(t.norm in TITLES for t in tokenize(gold))):
         return Verdict(Finding.ABSENT, "gold is not a full name")
     given, surname = parts[:-1], parts[-1]
+    joined_in_gold = _gold_joined(gold)
     gold_generation = {t.norm for t in tokenize(gold)} & GENERATIONS
     lower_case = not any(t.capitalised for t in claim[1:])
     conflicts: list[str] = []
     denied = False
     for index, token in enumerate(claim):
-        if not same_word(token.norm, surname):
+        if not same_word(token.norm, surname) and not _spelling_variant(token.norm, surname):
             continue
         before = _name_run_before(claim, index, lower_case)
+        given_here = given
+        if token.gap == "-" and before:  # a double-barrelled surname ("Berners-Lee", "Skłodowska-Curie")
+            joined, before = before[-1], before[:-1]
+            if joined_in_gold is not None:
+                if not same_word(joined.norm, joined_in_gold):
+                    conflicts.append(f"{joined.text}-{token.text}")
+                    continue
+                given_here = given[:-1]
         words = [t.norm for t in before]
-        if not _is_surname(token, surname, confirmed=bool(words) and bool(given)
-                           and _given_names_agree(words, given)):
+        agree = bool(words) and bool(given_here) and _given_names_agree(words, given_here)
+        exact = agree and words[0] == given_here[0]  # a transliterated surname needs the exact given name
+        if not _is_surname(token, surname, confirmed=agree and (exact or same_word(token.norm, surname)),
+                           after=claim[index + 1:index + 3]):
             continue
         if negated_tokens(claim, index - len(before), index + 1):
-            if not words or not given or _given_names_agree(words, given):
+            if not words or not given_here or _given_names_agree(words, given_here):
                 denied = True
             continue  # "Not Percy Shelley; it was Mary Shelley": another person denied
         generation = _generation_after(claim, index)
         if generation and generation.lower().strip(".") not in gold_generation:
             conflicts.append(f"{' '.join(t.text for t in before + [token])} {generation}")
             continue
-        if not words or not given:
+        if not words or not given_here:
             return Verdict(Finding.MATCH, "names the gold person (surname only)" if not words
                            else "names the gold person (the gold gives a title, not given names)")
-        if all(w in question_words and not any(_same_part(w, g) for g in given) for w in words):
+        if all(w in question_words and not any(_same_part(w, g) for g in given_here) for w in words):
             continue  # the question's own person echoed back
-        if _compound_surname(words, given):
+        if _compound_surname(words, given_here):
             return Verdict(Finding.MATCH, "names the gold person")
-        if _given_names_agree(words, given):
-            if _middle_names_differ(words, given):
+        if _given_names_agree(words, given_here):
+            if _middle_names_differ(words, given_here):
                 return Verdict(Finding.UNDECIDED, "middle names differ from the gold's "
                                f"({' '.join(t.text for t in before + [token])})")
-            added = added_given_names(words, given)
-            if len(added) == 1:  # one name apart is how namesakes of a family differ; several are a full name
+            added = added_given_names(words, given_here)
+            # one name apart is how namesakes of a family differ; several, or a patronymic, make a full name
+            if len(added) == 1 and not is_patronymic(added[0]):
                 return Verdict(Finding.UNDECIDED, f"adds a given name the gold does not have ({added[0]}): "
                                "a middle name, or another person of the same family")
             return Verdict(Finding.MATCH, "names the gold person")
@@ -200,7 +261,7 @@ def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Ver
         return Verdict(Finding.UNDECIDED, f"a word before the gold's given name ({conflicts[0]})")
     if conflicts:
         return Verdict(Finding.CONFLICT, f"names a different person with the gold's surname ({conflicts[0]})")
-    first_only = [t for t in claim if given and same_word(t.norm, given[0])]
+    first_only = [t for t in claim if given and (same_word(t.norm, given[0]) or same_given_name(t.norm, given[0]))]
     if first_only:
         if surname in question_words:
             return Verdict(Finding.MATCH, "names the gold person (surname implied by the question)")

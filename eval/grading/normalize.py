@@ -18,8 +18,15 @@ _NUMBER_WORDS = {
 }
 
 
+# Letters Unicode does not decompose into a base letter and an accent ("Jørn", "Łódź", "Straße").
+_FOLDED_LETTERS = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "æ": "ae",
+                                 "Æ": "Ae", "œ": "oe", "Œ": "Oe", "ß": "ss", "þ": "th", "Þ": "Th",
+                                 "ð": "d", "Ð": "D", "ı": "i"})
+
+
 def strip_accents(text: str) -> str:
-    """'São Paulo' -> 'Sao Paulo'."""
+    """'São Paulo' -> 'Sao Paulo', 'Jørn' -> 'Jorn'."""
+    text = text.translate(_FOLDED_LETTERS)
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 

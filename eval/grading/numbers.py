@@ -85,6 +85,7 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ORDINAL = re.compile(r"^(?:st|nd|rd|th)\b", re.IGNORECASE)
+_CODE_PREFIX = re.compile(r"^[xXbBoO][0-9a-fA-F]")  # a hexadecimal, binary or octal literal
 
 
 class Relation(str, Enum):
@@ -144,8 +145,8 @@ def find_quantities(text: str) -> list[Quantity]:
         before = text[:start]
         if before[-1:].isalnum() or before[-1:] in "/." and before[-2:-1].isdigit():
             continue  # part of a code or a date
-        if _ORDINAL.match(text[match.end():]):
-            continue
+        if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]):
+            continue  # "21st"; the "0" of "0xFF" or "0b1010"
         integer, mult = match.group("int"), match.group("mult")
         fraction = match.group("frac") or match.group("cfrac")  # "3,14159": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
@@ -159,8 +160,8 @@ def find_quantities(text: str) -> list[Quantity]:
         approx = bool(APPROXIMATE.search(before[-25:]))
         coarse = approx or multiplier != 1 or bool(exponent)
         value = Decimal(_digits(integer) + ("." + fraction if fraction else "")) * multiplier
-        if re.search(r"(?:^|[\s(])[-−]$", before):
-            value = -value  # "-40 °C"; not the dash of a range ("10-12")
+        if re.search(r"(?:^|[\s(])[-−]$|\b(?:minus|negative)\s+$", before, re.IGNORECASE):
+            value = -value  # "-40 °C", "minus 40 °C"; not the dash of a range ("10-12")
         step = _step(integer, fraction, coarse) * multiplier
         unit_key = unit or (currency or "").lower()
         dimension, factor = _UNITS.get(unit_key, (None, Decimal(1)))

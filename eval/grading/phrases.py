@@ -13,7 +13,7 @@ _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+no
 _REFUSAL = re.compile(
     r"\b(i\s*" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
     r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify"
-    r"|confirm|aware|guess|speculate"
+    r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
     r"|have\s+(?:that|this|the|any|an?|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
     r"|sorry,?\s+i\s+can'?t\s+help"
@@ -35,7 +35,7 @@ _REFUSAL = re.compile(
     # "I'd rather not guess", "I'd prefer not to say"
     r"|(?:rather|prefer)\s+not\s+(?:to\s+)?(?:guess|say|speculate|answer)|only\s+be\s+guessing"
     # "not sure which", "not sure about the other": the rest is not known
-    r"|not\s+(?:sure|certain)\s+(?:which|who|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
+    r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
     r"|specific|day|date|month|year|figure|number|name|details?)))"
     r"|i'?m\s+(?:unsure|uncertain)\b|not\s+(?:familiar\s+with|something\s+i\s+(?:know|can))"
     r"|\b(?:no|a)\s+clue\b|drawing\s+a\s+blank|(?:my\s+)?mind\s+(?:is|goes)\s+blank"
@@ -44,7 +44,11 @@ _REFUSAL = re.compile(
     r"|(?:want|need|wish)\s+to\s+(?:check|consult|look\s+(?:it\s+|this\s+|that\s+)?up|search|verify)"
     r"|(?:suggest|recommend)\s+(?:checking|consulting|looking|searching|verifying)"
     r"|(?:check|consult)\s+(?:a|an|the)\s+(?:\w+\s+)?(?:encyclopa?edia|reference|dictionary|atlas|database)"
-    r"|from\s+memory\s+alone)\b"
+    r"|from\s+memory\s+alone"
+    # "the name escapes me", "it slips my mind"; a request to clarify the question instead of an answer
+    r"|escapes?\s+me|slips?\s+my\s+mind|(?:on\s+)?the\s+tip\s+of\s+my\s+tongue"
+    r"|(?:please|could\s+you|can\s+you)\s+(?:clarify|specify|be\s+more\s+specific)|clarify\s+which)\b"
+    r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
     r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
     r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
     re.IGNORECASE,

@@ -3,16 +3,21 @@
 1. Empty answer, or a refusal with no guess: NOT_ATTEMPTED. A refusal or hedge followed by a guess
    ("I'm not sure. Maybe Lyon?") grades the guess; a self-correction ("Paris? No, actually Lyon",
    "…until 1963; now it's Lyon") grades the correction; others' view reported before the answer
-   ("Many think Lyon, but…"), a stated confidence and a JSON reply's other fields are ignored.
+   ("Many think Lyon, but…"), a stated confidence and a JSON reply's other fields are ignored, and
+   so is context beside a refusal ("It's a baroque painting, but I don't know who painted it")
+   unless it states the gold. Of "Label: value" lines, the field the question asks for is the answer.
 2. Unanswerable question: a refusal or a premise correction ("there are only five", "it hasn't
    happened", "X has no capital") is NOT_ATTEMPTED, any claim INCORRECT.
 3. The guess is split into candidates ("Lyon or Paris", "Lyon / Paris", "maybe Lyon, maybe Paris",
    "Paris, though Lyon is also possible", short lists); each is compared with the gold and its
-   aliases by type: dates (any format), figures (units and temperatures converted, grouped or
-   decimal-comma digits, matched to the gold's last significant figure), person names (surname
-   alone, compound surnames, optional middle names and titles, initials, small typos) and other
-   names (words the question implies, the gold's type word, a leading preposition may be left out;
-   acronyms and words written apart count).
+   aliases by type: dates (any format, fixed-day holidays), figures (units and temperatures
+   converted, grouped or decimal-comma digits, "minus", matched to the gold's last significant
+   figure; a conversion in brackets after the match restates it), person names (surname alone,
+   compound and double-barrelled surnames, optional middle names, patronymics and titles, initials,
+   short and foreign forms of a given name, small typos, a transliterated surname beside the exact
+   given name) and other names (words the question implies, the gold's type word, a leading
+   preposition may be left out; acronyms, words written apart, a team's nickname and the
+   question's word for the gold's kind count).
 4. INCORRECT: several candidates where one is wrong, a negated gold ("not Paris"), a different
    entity containing the gold ("North Dakota", "Democratic Republic of the Congo", "Dominican"),
    another generation or regnal number ("Dumas fils", "Elizabeth I" for "Elizabeth II"), a
@@ -26,7 +31,8 @@
    architect, though I forget the name") and a rough location ("somewhere in Austria").
 6. A match is CORRECT, or INCORRECT for a hedged answer under the `penalize` hedging policy.
 7. Where the rules cannot decide (a free paraphrase, a description naming something, a partial
-   name, the gold only as a landmark, in an aside or after another answer, middle names that
+   name, the gold only as a landmark, in an aside or after another answer unless introduced as
+   its other name ("…, better known as Bob Dylan"), middle names that
    differ, one given name added: "John Quincy Adams" for "John Adams", a spelling variant or a
    longer form: "Ulan Bator", "violoncello") the grade is UNGRADED and the note, starting with
    "undecided:", says why; the grader never guesses.
@@ -43,7 +49,7 @@ from factprobe.eval.grading.dates import find_periods, gold_date
 from factprobe.eval.grading.descriptions import describe, vague_place
 from factprobe.eval.grading.numbers import gold_quantity
 from factprobe.eval.grading.phrases import is_hedged, is_refusal
-from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, names_in, tokenize
+from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, consonant_skeleton, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
 from factprobe.eval.schema import Grade, Question
 
@@ -91,12 +97,6 @@ def _new_words(text: str, question: str) -> tuple[list[str], list[str]]:
 
 
 _SENTENCE_START = re.compile(r"[.!?:;\n]\s*$")
-_VOWELS = re.compile(r"[aeiouy]+")
-
-
-def _skeleton(word: str) -> str:
-    """The consonants of a word, doubled letters once ("ulaanbaatar" -> "lnbtr")."""
-    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", word))
 
 
 def _related_spelling(words: list[str], golds: list[str]) -> str | None:
@@ -111,7 +111,8 @@ def _related_spelling(words: list[str], golds: list[str]) -> str | None:
         joined = "".join(gold_words)
         if not joined or not claim.isalpha() or not joined.isalpha():
             continue
-        if claim != joined and len(_skeleton(joined)) >= 4 and _skeleton(claim) == _skeleton(joined):
+        skeleton = consonant_skeleton(joined)
+        if claim != joined and len(skeleton) >= 4 and consonant_skeleton(claim) == skeleton:
             return "another transliteration of the gold"
         for word in words:
             for part in gold_words:
@@ -122,21 +123,34 @@ def _related_spelling(words: list[str], golds: list[str]) -> str | None:
 
 
 _DENIAL = re.compile(r"\b(?:not|isn'?t|wasn'?t|never|no|contrary)\b", re.IGNORECASE)
+# Where a statement gives way to an aside: "Mostly in Peru, with a small part in Chile".
+_ASIDE_BREAK = re.compile(r"; |,\s+(?=(?:with|while|whereas|plus|alongside)\b)", re.IGNORECASE)
+# A later statement that gives another name of the same entity ("Robert Zimmerman, better known as Bob Dylan").
+_ALIAS_MARKER = re.compile(
+    r"^\s*(?:(?:(?:better|also|more\s+commonly|commonly|popularly|widely|professionally)\s+)?known\s+as"
+    r"|a\.?k\.?a\.?|alias|(?:who\s+)?(?:went|goes)\s+by|under\s+the\s+(?:stage|pen|ring)\s+name"
+    r"|(?:whose\s+)?(?:stage|pen|ring)\s+name)\b", re.IGNORECASE)
 
 
 def _first_claim_rules(verdict: Verdict, reading: Reading, golds: list[str], question: str) -> Verdict:
     """The answer's first statement is its answer: "Saturn. Jupiter is a close second" does not state Jupiter.
 
-    A match found only after a first statement that names something else (and denies nothing) is undecided.
+    A match found only after a first statement, or in an aside after one ("Mostly Peru, with a
+    part in Chile"), that names something else (and denies nothing) is undecided; a later
+    statement giving the same entity's other name ("…, better known as Bob Dylan") keeps the match.
     """
-    statements = reading.guess.split("; ")
+    statements = [part for part in _ASIDE_BREAK.split(reading.guess) if part.strip()]
     if verdict.finding is not Finding.MATCH or len(statements) < 2 or _DENIAL.search(statements[0]):
         return verdict
     asked = question_words(question)
     named = [name for name in names_in(statements[0]) if name.lower() not in asked]
-    if named and _best_over_golds(statements[0], golds, question).finding is not Finding.MATCH:
-        return Verdict(Finding.UNDECIDED, f"first names {named[0]}, then the gold")
-    return verdict
+    if not named or _best_over_golds(statements[0], golds, question).finding is Finding.MATCH:
+        return verdict
+    matching = next((part for part in statements[1:]
+                     if _best_over_golds(part, golds, question).finding is Finding.MATCH), "")
+    if _ALIAS_MARKER.match(matching):
+        return verdict
+    return Verdict(Finding.UNDECIDED, f"first names {named[0]}, then the gold")
 
 
 def _absent_verdict(reading: Reading, question: str, verdict: Verdict, golds: list[str]) -> tuple[Grade, str]:
@@ -171,11 +185,22 @@ def _description_outcome(reading: Reading, question: str) -> tuple[Grade, str] |
                             "neither the gold nor clearly another answer")
 
 
+def _context_kept_if_gold(reading: Reading, answer: str, golds: list[str], question: str) -> Reading:
+    """The reading with context statements kept when one of them states the gold after all."""
+    if not reading.refused:
+        return reading
+    whole = read_answer(answer, keep_or=any(" or " in f" {g.lower()} " for g in golds))
+    if whole.candidates != reading.candidates and whole.has_guess \
+            and _grade_candidates(whole.candidates, golds, question).finding is Finding.MATCH:
+        return whole
+    return reading
+
+
 def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:
     """True when the answer states one of the gold answers and nothing that contradicts it."""
     golds = [gold for gold in gold_answers if gold and gold.strip()]
     keep_or = any(" or " in f" {gold.lower()} " for gold in golds)
-    reading = read_answer(answer, keep_or)
+    reading = read_answer(answer, keep_or, question)
     if not golds or not reading.has_guess:
         return False
     return _grade_candidates(reading.candidates, golds, question).finding is Finding.MATCH
@@ -196,11 +221,13 @@ class RuleGrader:
         if answer is None or not answer.strip():
             return self._outcome(Grade.NOT_ATTEMPTED, "empty answer")
         golds = question.gold_answers
-        reading = read_answer(answer, keep_or=any(" or " in f" {g.lower()} " for g in golds))
+        reading = read_answer(answer, keep_or=any(" or " in f" {g.lower()} " for g in golds),
+                              question=question.question)
         if not question.answerable or question.answer is None:
             if not reading.has_guess or reading.denies_premise:
                 return self._outcome(Grade.NOT_ATTEMPTED, "refused an unanswerable question")
             return self._outcome(Grade.INCORRECT, "answered an unanswerable question")
+        reading = _context_kept_if_gold(reading, answer, golds, question.question)
         if not reading.has_guess:
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal" if reading.refused else "no answer given")
         verdict = _grade_candidates(reading.candidates, golds, question.question)

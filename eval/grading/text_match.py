@@ -10,6 +10,7 @@ denies it.
 from __future__ import annotations
 
 from factprobe.eval.grading.negation import negated_tokens
+from factprobe.eval.grading.short_forms import kind_swapped, team_nickname
 from factprobe.eval.grading.tokens import STOPWORDS, TYPE_WORDS, Token, content, same_word, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict
 
@@ -250,6 +251,10 @@ def match_text(claim: list[Token], gold: str, question_words: set[str]) -> Verdi
             if all(word in QUALIFIERS for word in missing):
                 return Verdict(Finding.CONFLICT, f"less specific than the gold (drops '{' '.join(missing)}')",
                                partial=True)
+            if team_nickname(claim, gold_tokens, present, question_words):
+                return Verdict(Finding.MATCH, "names the team by its nickname")
+            if kind_swapped(claim, gold_tokens, missing, question_words):
+                return Verdict(Finding.MATCH, "names the gold with the question's word for its kind")
             other = _other_modifier(claim, required, missing, set(gold_words) | question_words)
             if other:
                 return Verdict(Finding.CONFLICT, f"the gold's head noun with another modifier ({other})")

@@ -84,6 +84,14 @@ def tokenize(text: str) -> list[Token]:
             for i, m in enumerate(matches)]
 
 
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def consonant_skeleton(word: str) -> str:
+    """The consonants of a word, doubled letters once ("ulaanbaatar" -> "lnbtr"): equal in transliterations."""
+    return re.sub(r"(.)\1+", r"\1", _VOWELS.sub("", word))
+
+
 def content(words: list[str]) -> list[str]:
     """The words that are not stopwords."""
     return [word for word in words if word not in STOPWORDS]
