@@ -95,3 +95,67 @@ def test_answer_field_picks_the_asked_label() -> None:
 ])
 def test_named_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
     assert _grade(question, gold, answer) is grade
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    # refusals in other words, and a description beside one
+    ("Who discovered penicillin?", "Alexander Fleming", "Nothing comes to mind for that one.", Grade.NOT_ATTEMPTED),
+    ("Who discovered penicillin?", "Alexander Fleming", "I can't place the scientist's name.", Grade.NOT_ATTEMPTED),
+    ("Who discovered penicillin?", "Alexander Fleming", "I'd only be guessing, so I'll pass.", Grade.NOT_ATTEMPTED),
+    ("Which Georgia has Tbilisi as its capital?", "The country", "Could you say which Georgia you mean?",
+     Grade.NOT_ATTEMPTED),
+    ("In which museum is Guernica shown?", "Museo Reina Sofía", "It's in a big Spanish museum, but I can't say which.",
+     Grade.NOT_ATTEMPTED),
+    ("Who was the first Roman emperor?", "Augustus", "One of the Julio-Claudian rulers, but I can't name him.",
+     Grade.NOT_ATTEMPTED),
+    ("Who discovered penicillin?", "Alexander Fleming", "No name comes to mind, maybe Pasteur", Grade.INCORRECT),
+])
+def test_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(question, gold, answer) is grade
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 343 m/s.", Grade.CORRECT),
+    ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "Roughly 343 ± 1 m/s", Grade.CORRECT),
+    ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 340 m/s", Grade.NOT_ATTEMPTED),
+    ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.CORRECT),
+    ("How many squares does a chessboard have?", "64", "64 — 30 light and 30 dark", Grade.UNGRADED),
+    ("How many ribs does an adult human have?", "24", "24 (in twelve pairs)", Grade.CORRECT),
+    ("How many ribs does an adult human have?", "24", "24 (some people have 26)", Grade.UNGRADED),
+    ("How many ribs does an adult human have?", "24", "12 pairs", Grade.CORRECT),
+    ("How many pairs of ribs does an adult human have?", "12", "12 pairs", Grade.CORRECT),
+    ("How far is Mars from the Sun on average?", "228 million km",
+     "A few hundred million km; I can't recall the exact figure.", Grade.NOT_ATTEMPTED),
+    ("How many players are on a volleyball team on court?", "6", "6, one of whom may be the libero",
+     Grade.CORRECT),
+    ("In what year did the Berlin Wall fall?", "1989",
+     "Hungary opened its border earlier that summer.\n\nFinal answer: 1989", Grade.CORRECT),
+    ("In what year did the Berlin Wall fall?", "1989", "It fell in 1989.\nFinal answer: 1990", Grade.INCORRECT),
+])
+def test_figure_detail_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(question, gold, answer) is grade
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("Who led the Union during the American Civil War?", "Abraham Lincoln", "Abe Lincoln", Grade.CORRECT),
+    ("Who wrote 'The Brothers Karamazov'?", "Fyodor Dostoevsky", "Fedor Mikhailovich Dostoevsky", Grade.CORRECT),
+    ("Who led the Lakers' Showtime teams?", "Earvin Johnson", "Earvin “Magic” Johnson", Grade.CORRECT),
+    ("Who wrote 'Anna Karenina'?", "Leo Tolstoy", "Tolstoi", Grade.CORRECT),
+    ("Who wrote 'Anna Karenina'?", "Leo Tolstoy", "Tolstaya", Grade.INCORRECT),
+    ("Who painted 'Water Lilies'?", "Claude Monet", "Manet", Grade.INCORRECT),
+    ("What was the birth name of the author called Mark Twain?", "Samuel Langhorne Clemens", "Samuel Clemens",
+     Grade.CORRECT),
+    ("Which element has atomic number 79?", "Gold", "Au", Grade.CORRECT),
+    ("Which gas do plants take in for photosynthesis?", "Carbon dioxide", "CO₂", Grade.CORRECT),
+    ("What is the SI unit of power?", "Watt", "watts", Grade.CORRECT),
+    ("Which amendment ended Prohibition?", "21st Amendment", "Amendment XXI", Grade.CORRECT),
+    ("Which amendment ended Prohibition?", "21st Amendment", "Amendment XVIII", Grade.INCORRECT),
+    ("What is the capital of Austria?", "Vienna", "Wien", Grade.CORRECT),
+    ("Which two countries share Hispaniola?", "Haiti and the Dominican Republic", "- Dominican Republic\n- Haiti",
+     Grade.CORRECT),
+    ("Which two countries share Hispaniola?", "Haiti and the Dominican Republic", "- Haiti\n- Cuba", Grade.INCORRECT),
+    ("Which two countries share Hispaniola?", "Haiti and the Dominican Republic", "Haiti or the Dominican Republic",
+     Grade.INCORRECT),
+])
+def test_other_spelling_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(question, gold, answer) is grade

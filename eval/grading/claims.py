@@ -69,6 +69,7 @@ class Reading:
     denies_premise: bool
     guess: str
     candidates: list[str] = field(default_factory=list)
+    listed: bool = False  # written as a list (bullets, one per line, semicolons): its items may be one answer
 
     @property
     def has_guess(self) -> bool:
@@ -185,9 +186,17 @@ _CONFIDENCE = re.compile(
     r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?\.?", re.IGNORECASE)
 
 
+# A line giving the conclusion after reasoning: "Final answer: 1969", "**Answer:** Lyon".
+_CONCLUSION = re.compile(r"\n[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][*_]*[ \t]*(?P<value>\S[^\n]*)",
+                         re.IGNORECASE)
+
+
 def answer_text(answer: str) -> str:
-    """The answer without a stated confidence; the "answer" field of a JSON reply."""
+    """The answer without a stated confidence; the "answer" field of a JSON reply; the conclusion after reasoning."""
     stripped = answer.strip()
+    conclusions = list(_CONCLUSION.finditer(stripped))
+    if conclusions:
+        stripped = conclusions[-1]["value"].strip(" *_")
     if stripped.startswith("{") and stripped.endswith("}"):
         try:
             reply = json.loads(stripped)
@@ -195,7 +204,7 @@ def answer_text(answer: str) -> str:
             reply = None
         if isinstance(reply, dict) and isinstance(reply.get("answer"), (str, int, float)):
             return str(reply["answer"])
-    return _CONFIDENCE.sub(" ", answer).strip()
+    return _CONFIDENCE.sub(" ", stripped).strip()
 
 
 def read_answer(answer: str, keep_or: bool = False, question: str | None = None) -> Reading:
@@ -243,6 +252,7 @@ def read_answer(answer: str, keep_or: bool = False, question: str | None = None)
         denies_premise=denies_premise(guess) if guess else False,
         guess=guess,
         candidates=candidates,
+        listed=items is not None and len(candidates) > 1 and len(kept) == len(candidates),
     )
 
 

@@ -10,12 +10,13 @@ from typing import Callable
 from factprobe.eval.grading.claims import split_list
 from factprobe.eval.grading.dates import (DateMention, DateRelation, DateValue, find_dates, find_periods, gold_date,
                                          relate_date)
+from factprobe.eval.grading.equivalents import in_gold_wording
 from factprobe.eval.grading.markers import marker_conflict
 from factprobe.eval.grading.negation import negated_span
 from factprobe.eval.grading.spelled import spelled_to_digits
-from factprobe.eval.grading.names import is_person_question, looks_like_name, match_person
+from factprobe.eval.grading.names import is_person_question, looks_like_name, match_person, without_nickname
 from factprobe.eval.grading.numbers import (Quantity, Relation, find_quantities, find_ranges, gold_quantity, relate,
-                                           unit_asked)
+                                           unit_asked, written_in_full)
 from factprobe.eval.grading.text_match import ACRONYM_REASON, match_text
 from factprobe.eval.grading.tokens import STOPWORDS, Token, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
@@ -114,11 +115,25 @@ def _compare_period(claim: str, gold: DateValue) -> Verdict:
     return Verdict(Finding.CONFLICT, "names a period that excludes the gold date")
 
 
+_UNCERTAINTY = re.compile(r"(?:±|\+/-|\+-|plus\s+or\s+minus)\s*$", re.IGNORECASE)
+_PAIRS = re.compile(r"\s*pairs?\b", re.IGNORECASE)
+
+
 def _relevant_quantities(claim: str, gold: Quantity, question: str) -> list[Quantity]:
+    """The claim's figures that can be compared with the gold.
+
+    Not a year beside the figure, a figure the question states, one of another kind, nor the
+    uncertainty of a measurement ("5,730 ± 40 years"). A count of pairs is doubled when the
+    question does not count pairs ("23 pairs" of chromosomes for 46).
+    """
     asked = {q.value for q in find_quantities(question)}
     found = []
-    everything = find_quantities(claim)
+    spelled = spelled_to_digits(claim)
+    counts_pairs = bool(_PAIRS.search(question))
+    everything = [q for q in find_quantities(claim) if not _UNCERTAINTY.search(spelled[:q.start])]
     for quantity in everything:
+        if not counts_pairs and quantity.dimension is None and _PAIRS.match(spelled, quantity.end):
+            quantity = replace(quantity, value=quantity.value * 2)
         if quantity.looks_like_year and not gold.looks_like_year and len(everything) > 1:
             continue  # "In 1953, 70,435 people came": the year is context
         if quantity.value in asked and quantity.value != gold.value:
@@ -179,6 +194,37 @@ def _conversions(claim: str, quantities: list[Quantity], relations: list[Relatio
     return converted
 
 
+# What follows an answer's figure as its detail: "46 (23 pairs)", "88 — 52 white and 36 black".
+_ASIDE_OPENING = re.compile(r"\s*\((?P<inside>[^)]*)\)")
+_BREAKDOWN_OPENING = re.compile(r"\s*(?:[—–:;]\s|-\s)")
+_OTHER_VIEW = re.compile(r"\b(?:or|some|maybe|perhaps|possibly|probably|others?|also|though|might|could|may"
+                         r"|not|sources?|estimates?)\b", re.IGNORECASE)
+
+
+def _details(claim: str, quantities: list[Quantity], relations: list[Relation]) -> set[int]:
+    """Figures after the claim's first figure that detail it, when that first figure matches the gold.
+
+    A parenthesis right after it is an aside ("46 (23 pairs)") unless it offers another view
+    ("(some say 48)"); figures after a dash, colon or semicolon are a breakdown when they add up
+    to it ("88 — 52 white and 36 black").
+    """
+    if not quantities or relations[0] is not Relation.MATCH:
+        return set()
+    spelled = spelled_to_digits(claim)
+    first, rest = quantities[0], list(range(1, len(quantities)))
+    aside = _ASIDE_OPENING.match(spelled, first.end)
+    if aside and not _OTHER_VIEW.search(aside["inside"]) and re.search(r"[^\W\d_]{2}", aside["inside"]):
+        # a figure in the match's own unit is a conversion, checked by _conversions, never an aside
+        inside = {i for i in rest if quantities[i].end <= aside.end()
+                  and (first.dimension is None or quantities[i].dimension != first.dimension)}
+        if len(inside) == len(rest):
+            return inside
+    if _BREAKDOWN_OPENING.match(spelled, first.end) and rest \
+            and sum(quantities[i].value for i in rest) == first.value:
+        return set(rest)
+    return set()
+
+
 def _same_value(gold: Quantity, answer: Quantity) -> bool:
     """The answer's figure is the gold's value exactly, whatever its stated precision."""
     if answer.dimension is None:
@@ -203,8 +249,12 @@ def _compare_numbers(claim: str, gold: Quantity, question: str) -> Verdict:
     spelled = spelled_to_digits(claim)
     if any(r is Relation.MATCH and negated_span(spelled, q.start, q.end) for q, r in zip(quantities, relations)):
         return Verdict(Finding.CONFLICT, "negates the gold")
+    # "About 5,730 years" for 5,730 years: a hedge around the gold's own numeral states it ("about 179
+    # thousand" for 179,000 does not: the multiplier leaves the last three digits open)
+    relations = [Relation.MATCH if quantity.approximate and quantity.bound is None and _same_value(gold, quantity)
+                 and written_in_full(quantity) else relation for quantity, relation in zip(quantities, relations)]
     agreeing = (Relation.MATCH, Relation.COARSER, Relation.BOUND_OK)
-    converted = _conversions(claim, quantities, relations)
+    converted = _conversions(claim, quantities, relations) | _details(claim, quantities, relations)
     if Relation.MATCH in relations and all(r in agreeing or i in converted for i, r in enumerate(relations)):
         return Verdict(Finding.MATCH, "figure matches the gold to its last significant figure")
     if Relation.MATCH in relations:
@@ -269,10 +319,14 @@ def _with_markers(verdict: Verdict, claim: str, gold: str) -> Verdict:
 def _compare_named(claim: str, gold: str, question: str, words: set[str], tokens: list[Token]) -> Verdict:
     """Compare a claim with a gold that is a name or a term (a person, a place, a title)."""
     if is_person_question(question) and looks_like_name(gold):
+        claim = without_nickname(claim)
+        tokens = tokenize(claim)
         return _no_extra_items(match_person(tokens, gold, words), claim,
                                lambda part: match_person(tokenize(part), gold, words), people=True)
     if is_person_question(question) and len(tokenize(gold)) == 1:
         return _one_name(match_text(tokens, gold, words), tokens, gold)
+    claim = in_gold_wording(claim, gold)
+    tokens = tokenize(claim)
     return _no_extra_items(match_text(tokens, gold, words), claim,
                            lambda part: match_text(tokenize(part), gold, words))
 

@@ -18,7 +18,8 @@ from factprobe.eval.grading.names import is_person_question
 from factprobe.eval.grading.tokens import STOPWORDS, TYPE_WORDS, Token, names_in, tokenize
 
 _OPENING = re.compile(
-    r"^\s*(?:(?:it|this|that|he|she|they)(?:'s|\s+(?:is|was|were|are))\s+|the\s+answer\s+is\s+"
+    r"^\s*(?:(?:it|this|that|he|she|they)(?:'s|\s+(?:is|was|were|are))\s+(?:(?:in|at|from|by|on)\s+)?"
+    r"|the\s+answer\s+is\s+"
     r"|(?:probably|maybe|perhaps|possibly)\s+)?"
     r"(?:a|an|the|some|several|many|various|one\s+of(?:\s+the)?|a\s+few|its|his|her|their)\s+", re.IGNORECASE)
 _INDEFINITE = re.compile(r"^\s*(?:(?:probably|maybe|perhaps|possibly)\s+)?(?:a|an|some)\s+[a-z]", re.IGNORECASE)
@@ -29,6 +30,7 @@ person people man woman men women scientist scientists inventor inventors author
 novelist poet painter artist composer architect physicist chemist biologist mathematician astronomer
 explorer engineer philosopher politician statesman leader ruler king queen emperor general soldier
 musician singer actor actress director player athlete doctor physician researcher figure someone
+president presidents minister monarch pope prince princess duke chancellor governor senator
 """.split())
 _PLACE_NOUNS = frozenset("place country nation area region location capital continent planet".split())
 _WH_NOUN = re.compile(r"\b(?i:which|what)\s+(?:(?:is|was|are|were|the|a|an|kind\s+of|type\s+of|sort\s+of)\s+)*"
@@ -101,10 +103,12 @@ def vague_place(guess: str) -> bool:
 
 def describe(guess: str, question: str) -> Description | None:
     """The guess as a description of the kind of thing asked for, or None when it is not one."""
-    if not _OPENING.match(guess) or _NAMING.search(guess):
+    opening = _OPENING.match(guess)
+    if not opening or _NAMING.search(guess):
         return None
     tokens = tokenize(guess)
-    if any(t.norm.isdigit() or (t.norm[:1].isdigit() and not _ORDINAL.match(t.norm)) for t in tokens):
+    described = tokenize(guess[opening.end():])  # "One of the …" opens a description, it states no figure
+    if any(t.norm.isdigit() or (t.norm[:1].isdigit() and not _ORDINAL.match(t.norm)) for t in described):
         return None  # a figure or a date is compared by type, not read as a description
     kinds = TYPE_WORDS | PERSON_NOUNS | _PLACE_NOUNS | asked_nouns(question)
     person = is_person_question(question)

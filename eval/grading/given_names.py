@@ -46,7 +46,16 @@ gerald jerry
 ronald ron
 donald don
 leonard leo
-theodore ted teddy
+theodore ted teddy fyodor fedor
+abraham abe abram
+leo lev leon
+benjamin ben
+patrick pat paddy
+susan sue
+sergei sergey sergej
+dmitri dmitry dmitrij
+yuri yury yurii
+alexei alexey aleksei
 """.strip().splitlines()
 _SAME: dict[str, frozenset[str]] = {}
 for _line in _GROUPS:

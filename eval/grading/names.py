@@ -20,7 +20,7 @@ _LONG_SURNAME = 8  # letters from which a surname alone may carry a typo
 GENERATIONS = frozenset("jr junior sr senior fils pere elder younger ii iii iv".split())
 PARTICLES = frozenset("van von de der den da di del della du le la bin ibn al el y".split())
 _PERSON_QUESTION = re.compile(
-    r"\b(who|whom|whose|(?:full|first|last|maiden|birth)\s+name|name\s+of\s+the\s+(?:person|man|woman)"
+    r"\b(who|whom|whose|(?:full|first|last|maiden|birth|real|legal|original|given|christian)\s+name|name\s+of\s+the\s+(?:person|man|woman)"
     r"|(?:person|man|woman|captain|founder|inventor|author|architect|composer|painter|sculptor|director"
     r"|mayor|governor|chancellor|ceo|chairman|chairwoman|coach|manager|winner|recipient|husband|wife"
     r"|son|daughter|father|mother|brother|sister|spouse)\b"
@@ -176,16 +176,26 @@ def _is_surname(token: Token, surname: str, confirmed: bool, after: list[Token] 
         return True  # "Whitmann": a doubled letter is a typo, not another name
     if confirmed and _spelling_variant(token.norm, surname):
         return True  # "Yusufzai" beside the gold's given name: another transliteration
+    if len(consonant_skeleton(surname)) >= _SKELETON_ALONE and _one_vowel_apart(token.norm, surname):
+        return True  # "Tolstoi": one vowel differs in a surname of four consonants or more
     return (confirmed or len(surname) >= _LONG_SURNAME) and same_word(token.norm, surname)
 
 
 _SKELETON = 3  # consonants a surname needs before its transliterations are compared
+_SKELETON_ALONE = 4  # consonants a surname needs before a transliteration of it alone is accepted ("Manet"/"Monet")
 
 
 def _spelling_variant(word: str, surname: str) -> bool:
     """Another transliteration of the surname: same first letter, same consonants ("yusufzai"/"yousafzai")."""
     skeleton = consonant_skeleton(surname)
     return word[:1] == surname[:1] and len(skeleton) >= _SKELETON and consonant_skeleton(word) == skeleton
+
+
+def _one_vowel_apart(word: str, surname: str) -> bool:
+    """The same letters but one, a vowel for a vowel ("tolstoi"/"tolstoy"; not "tolstaya", a longer form)."""
+    differing = [(a, b) for a, b in zip(word, surname) if a != b]
+    return len(word) == len(surname) and len(differing) == 1 and all(
+        letter in "aeiouy" for letter in differing[0])
 
 
 def _gold_joined(gold: str) -> str | None:
@@ -196,6 +206,16 @@ def _gold_joined(gold: str) -> str | None:
 
 def _undoubled(word: str) -> str:
     return re.sub(r"(.)\1", r"\1", word)
+
+
+# A nickname in quotes between given name and surname: Steve "Woz" Wozniak, Earvin ‘Magic’ Johnson.
+_QUOTED_NICKNAME = re.compile(
+    r"(?<=\w)\s+(?:\"[^\"\n]{1,25}\"|“[^”\n]{1,25}”|‘[^’\n]{1,25}’|'[^'\n]{1,25}')\s+(?=[A-Z])")
+
+
+def without_nickname(text: str) -> str:
+    """The text with a quoted nickname inside a name left out: it is not a middle name."""
+    return _QUOTED_NICKNAME.sub(" ", text)
 
 
 def match_person(claim: list[Token], gold: str, question_words: set[str]) -> Verdict:
@@ -280,4 +300,4 @@ def _compound_surname(before: list[str], given: list[str]) -> bool:
         same_word(word, part) for word, part in zip(before, tail))
 
 
-__all__ = ["is_person_question", "looks_like_name", "match_person", "name_parts"]
+__all__ = ["is_person_question", "looks_like_name", "match_person", "name_parts", "without_nickname"]

@@ -173,6 +173,12 @@ def find_quantities(text: str) -> list[Quantity]:
     return found
 
 
+def written_in_full(quantity: Quantity) -> bool:
+    """The figure is written digit by digit, without a multiplier or exponent ("5,730", not "179 thousand")."""
+    match = _NUMBER.match(quantity.text)
+    return match is not None and not (match.group("mult") or match.group("exp") or match.group("exp2"))
+
+
 def unit_asked(question: str) -> tuple[str, Decimal, Decimal] | None:
     """The unit a question asks the answer in ("in metres", "how many kilometres"): dimension, factor, offset."""
     match = re.search(r"\b(?:in|how\s+many|number\s+of)\s+(" + _UNIT_ALT + r")\b", question, re.IGNORECASE)

@@ -12,7 +12,8 @@ _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+no
         r"|would\s*n[o']?t|wouldn'?t)")
 _REFUSAL = re.compile(
     r"\b(i\s*" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
-    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify"
+    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify|place"
+    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year)"
     r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
     r"|have\s+(?:that|this|the|any|an?|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
@@ -34,6 +35,9 @@ _REFUSAL = re.compile(
     r"(?:cover|include|extend|contain)"
     # "I'd rather not guess", "I'd prefer not to say"
     r"|(?:rather|prefer)\s+not\s+(?:to\s+)?(?:guess|say|speculate|answer)|only\s+be\s+guessing"
+    # "so I'll pass on this one", "nothing comes to mind", "no reliable answer springs to mind"
+    r"|i'?ll\s+(?:have\s+to\s+)?pass|i\s+(?:will|must)\s+pass"
+    r"|(?:nothing|no\s+(?:\w+\s+)?(?:answer|name|figure|date))\s+(?:comes|springs)\s+to\s+mind"
     # "not sure which", "not sure about the other": the rest is not known
     r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
     r"|specific|day|date|month|year|figure|number|name|details?)))"
@@ -47,7 +51,9 @@ _REFUSAL = re.compile(
     r"|from\s+memory\s+alone"
     # "the name escapes me", "it slips my mind"; a request to clarify the question instead of an answer
     r"|escapes?\s+me|slips?\s+my\s+mind|(?:on\s+)?the\s+tip\s+of\s+my\s+tongue"
-    r"|(?:please|could\s+you|can\s+you)\s+(?:clarify|specify|be\s+more\s+specific)|clarify\s+which)\b"
+    r"|(?:please|could\s+you|can\s+you)\s+(?:clarify|specify|be\s+more\s+specific)|clarify\s+which"
+    # "Could you tell me which 'Parasite' you mean?"
+    r"|which\s+(?:[\w'\"’‘“”-]+\s+){0,4}?(?:do\s+)?you\s+(?:mean|have\s+in\s+mind|are\s+(?:asking|thinking)\s+about))\b"
     r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
     r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
     r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
@@ -96,10 +102,12 @@ NEGATING_PHRASES = (("rather", "than"), ("instead", "of"), ("other", "than"))
 # "about 4,900 m", "more than 50k": an approximate or bounded figure.
 APPROXIMATE = re.compile(
     r"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|over|under|more\s+than"
-    r"|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|upwards\s+of|estimated|an\s+estimated|~)\s*$",
+    r"|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|upwards\s+of|estimated|an\s+estimated|~"
+    r"|several|a\s+few|many)\s*$",
     re.IGNORECASE,
 )
-LOWER_BOUND = re.compile(r"\b(over|more\s+than|at\s+least|upwards\s+of)\s*$", re.IGNORECASE)
+# "several hundred thousand" says only "more than a hundred thousand"
+LOWER_BOUND = re.compile(r"\b(over|more\s+than|at\s+least|upwards\s+of|several|a\s+few|many)\s*$", re.IGNORECASE)
 UPPER_BOUND = re.compile(r"\b(under|less\s+than|fewer\s+than|at\s+most|up\s+to)\s*$", re.IGNORECASE)
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
-from factprobe.eval.grading.claims import Reading, read_answer
+from factprobe.eval.grading.claims import Reading, read_answer, split_list
 from factprobe.eval.grading.compare import compare_claim, question_words
 from factprobe.eval.grading.dates import find_periods, gold_date
 from factprobe.eval.grading.descriptions import describe, vague_place
@@ -62,8 +62,16 @@ _SHORT_CLAIM = 5  # new content words up to which a claim naming something else 
 _SHORT_DESCRIPTION = 5  # content words up to which a description without names is vague, not a paraphrase
 
 
-def _grade_candidates(candidates: list[str], golds: list[str], question: str) -> Verdict:
-    """One verdict for all candidates: every candidate must match; any wrong one makes it a conflict."""
+def _grade_candidates(candidates: list[str], golds: list[str], question: str, listed: bool = False) -> Verdict:
+    """One verdict for all candidates: every candidate must match; any wrong one makes it a conflict.
+
+    The items of an answer written as a list are first read together, as one answer, when a gold
+    is itself a list ("- Deimos\n- Phobos" for "Phobos and Deimos").
+    """
+    if listed and any(len(split_list(gold)) > 1 for gold in golds):
+        together = _best_over_golds(" and ".join(candidates), golds, question)
+        if together.finding is Finding.MATCH:
+            return together
     verdicts = [_best_over_golds(candidate, golds, question) for candidate in candidates]
     findings = [v.finding for v in verdicts]
     if all(f is Finding.MATCH for f in findings):
@@ -140,7 +148,8 @@ def _first_claim_rules(verdict: Verdict, reading: Reading, golds: list[str], que
     statement giving the same entity's other name ("…, better known as Bob Dylan") keeps the match.
     """
     statements = [part for part in _ASIDE_BREAK.split(reading.guess) if part.strip()]
-    if verdict.finding is not Finding.MATCH or len(statements) < 2 or _DENIAL.search(statements[0]):
+    if verdict.finding is not Finding.MATCH or len(statements) < 2 or _DENIAL.search(statements[0]) \
+            or reading.listed:
         return verdict
     asked = question_words(question)
     named = [name for name in names_in(statements[0]) if name.lower() not in asked]
@@ -159,6 +168,8 @@ def _absent_verdict(reading: Reading, question: str, verdict: Verdict, golds: li
     related = _related_spelling(words, golds) if len(words) <= _SHORT_CLAIM else None
     if related and not reading.refused:
         return Grade.UNGRADED, f"undecided: {related}"
+    if reading.refused:
+        names = [name for name in names if not name.isdigit()]  # "That's one for a textbook; I don't know"
     if names and len(words) <= _SHORT_CLAIM:
         return Grade.INCORRECT, f"names something else ({' '.join(names[:3])})"
     if names and not reading.refused:
@@ -230,7 +241,7 @@ class RuleGrader:
         reading = _context_kept_if_gold(reading, answer, golds, question.question)
         if not reading.has_guess:
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal" if reading.refused else "no answer given")
-        verdict = _grade_candidates(reading.candidates, golds, question.question)
+        verdict = _grade_candidates(reading.candidates, golds, question.question, reading.listed)
         verdict = _first_claim_rules(verdict, reading, golds, question.question)
         valued = any(gold_date(gold) is not None or gold_quantity(gold) is not None or find_periods(gold)
                      for gold in golds)

@@ -39,10 +39,14 @@ def _two_digit_groups(words: list[str]) -> list[int] | None:
     return None
 
 
+# "one of whom", "one for the textbooks", "the one who": a pronoun, not a count.
+_PRONOUN_ONE = re.compile(r"\s+(?:of|for|who|whom|that|which)\b", re.IGNORECASE)
+
+
 def _to_digits(match: re.Match[str]) -> str:
     text = match.group(0)
     words = [w for w in re.split(r"[\s-]+", text.lower()) if w]
-    if words[-1] == "and":
+    if words[-1] == "and" or (words == ["one"] and _PRONOUN_ONE.match(match.string, match.end())):
         return text
     groups = _two_digit_groups(words)
     if groups:

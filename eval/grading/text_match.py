@@ -171,11 +171,14 @@ def _other_modifier(claim: list[Token], required: list[str], missing: list[str],
 
     "Great White Shark" for "whale shark": the gold's last word (its head) is stated, the gold's
     words before it are not, and another word stands right before it: a different kind of the
-    same thing. "The pressure of the air" (no word before the head) stays undecided.
+    same thing. "The pressure of the air" (no word before the head) and a gold that names an
+    action ("transport oxygen" for "carrying oxygen") stay undecided.
     """
     head = required[-1]
     if head in missing or len(required) > 3 or not all(word in required[:-1] for word in missing):
         return None
+    if any(word.endswith("ing") for word in required[:-1]):
+        return None  # "carrying oxygen" names an action: another verb for it is a paraphrase, not another kind
     for index, token in enumerate(claim):
         if index == 0 or not same_word(token.norm, head):
             continue

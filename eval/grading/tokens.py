@@ -39,7 +39,7 @@ _ORDINALS = {word: f"{i}{_ordinal_suffix(i)}" for i, word in enumerate(_ORDINAL_
 # Abbreviations read as the word they stand for ("Mt. Kilimanjaro").
 _ABBREVIATIONS = {"mt": "mount", "mtn": "mountain", "univ": "university", "intl": "international"}
 # Words of hedging that carry no claim ("my best guess", "if I recall").
-HEDGE_WORDS = frozenset("guess best sure certain confident recall remember seems suspect".split())
+HEDGE_WORDS = frozenset("guess guessing best sure certain confident recall remember seems suspect".split())
 # Type words that may stand beside a name without making it another entity ("Mount Everest").
 TYPE_WORDS = frozenset("""
 mount mt lake river sea ocean island islands city town village county state province region
