@@ -26,6 +26,7 @@ import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean, ratio
 from factprobe.eval.schema import GRADED, Grade, Result
+from factprobe.eval.slim_rows import hop_grades
 from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
 
@@ -39,11 +40,12 @@ def probe_grades(row: Result) -> list[Grade] | None:
 
 
 def chain_grades(row: Result) -> list[Grade] | None:
-    if row.extra_field("decomposition") is None or not row.hops or len(row.hops) != row.hop_count:
+    grades = hop_grades(row)
+    if row.extra_field("decomposition") is None or not grades or len(grades) != row.hop_count:
         return None
-    if any(hop.grade is None for hop in row.hops):
+    if any(grade is None for grade in grades):
         return None
-    return [Grade(hop.grade) for hop in row.hops]
+    return [Grade(grade) for grade in grades]
 
 
 def row_label(row: Result) -> str:

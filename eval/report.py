@@ -20,6 +20,8 @@ from factprobe.eval.schema import Result
 from factprobe.eval.summary import build_summary
 
 TableFn = Callable[[dict[str, Any], Console], None]
+# A plot receives the latest rows as slim rows (factprobe.eval.slim_rows): every Result attribute
+# works, and the bulky ones (trace, raw, question, hops, …) are read from results.jsonl on access.
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
 TABLES: Registry[TableFn] = Registry("report table", "factprobe.report", [
@@ -68,7 +70,9 @@ def report_is_current(run_dir: RunDir) -> bool:
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
     tables, plots = TABLES.values(), PLOTS.values()
-    rows = list(run_dir.latest().values())  # once, streamed: the summary, plots and HTML all read these
+    # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
+    # rows from the file by their offsets
+    rows: list[Any] = run_dir.latest_slim()
     summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
     run_dir.write_summary(summary)
     for table in tables:

@@ -20,6 +20,14 @@ questions as there are, uniformly with replacement, and keeps all the pairs of e
 (a question drawn twice counts twice); the interval is the (1 − level)/2 and (1 + level)/2
 percentiles of the statistic over the resamples (numpy's linear interpolation).
 
+Drawing by patterns. Questions with the same counts row are interchangeable for every statistic,
+and a run of 50,000 questions has only a handful of distinct rows (nine with one repeat). For one
+data set (2-D counts) a resample is therefore drawn as how many times each distinct row is drawn:
+Multinomial(questions, share of each row), the same distribution as drawing the questions one by
+one, at a cost that does not grow with the number of questions. Likewise a random relabelling
+swaps Binomial(m, 1/2) of the m questions sharing a row. Stacks of data sets (leading axes, the
+simulation tests) draw question positions, shared by every data set.
+
 p-value (`sign_flip_p_value`): a paired, clustered sign-flip (permutation) test. Under the null
 hypothesis that the two strategies are interchangeable on every question, swapping their labels
 on a question (all of its repeats together) leaves the distribution of the data unchanged; the
@@ -41,6 +49,7 @@ thousands at once (leading axes of `counts`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -110,17 +119,30 @@ def weighted_sums(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return np.moveaxis((weights @ flat).reshape(weights.shape[0], *batch, k), 0, -2)
 
 
+def patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a (questions, k) counts matrix and how many questions have each."""
+    rows, multiplicity = np.unique(np.asarray(counts, dtype=float), axis=0, return_counts=True)
+    return rows, multiplicity
+
+
 def bootstrap_statistics(counts: np.ndarray, statistic: TotalsStatistic,
                          n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> np.ndarray:
     """The statistic over `n_resamples` cluster-bootstrap resamples: shape (..., n_resamples).
 
     `counts` has shape (..., questions, k); leading axes are independent data sets that share the
     same resampled question positions (so one call can bootstrap many simulated data sets).
-    A resample's weights count how often each question was drawn.
+    A resample's weights count how often each question (for 2-D counts: each distinct counts
+    row, see the module docstring) was drawn.
     """
     counts = np.asarray(counts, dtype=float)
     n = counts.shape[-2]
     rng = np.random.default_rng([seed, 0])
+    if counts.ndim == 2 and n:
+        rows, multiplicity = patterns(counts)
+        shares = multiplicity / n
+        size = max(1, BLOCK_CELLS // rows.size)
+        return np.concatenate([statistic(rng.multinomial(n, shares, size=min(size, n_resamples - start)) @ rows)
+                               for start in range(0, n_resamples, size)], axis=-1)
     values, size = [], _block_size(counts)
     for start in range(0, n_resamples, size):
         block = min(size, n_resamples - start)
@@ -188,16 +210,35 @@ def sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, n_flips: i
     """Two-sided clustered sign-flip p-value of `statistic`, shape counts.shape[:-2] (see the module doc)."""
     counts = np.asarray(counts, dtype=float)
     observed = np.abs(statistic(counts.sum(axis=-2)))
+    n = counts.shape[-2]
+    if counts.ndim == 2 and not is_exhaustive(n, n_flips):
+        return _grouped_sign_flip_p_value(counts, statistic, observed, n_flips, seed)
     change = counts[..., SWAPPED] - counts            # what swapping a question's labels adds
     base = counts.sum(axis=-2)[..., None, :]
     hits, total = np.zeros(observed.shape), 0
-    for flips in relabelling_blocks(counts.shape[-2], n_flips, seed, _block_size(counts)):
+    for flips in relabelling_blocks(n, n_flips, seed, _block_size(counts)):
         null = np.abs(statistic(base + weighted_sums(flips, change)))
         hits += np.sum(null >= observed[..., None] - 1e-12, axis=-1)
         total += flips.shape[0]
-    if is_exhaustive(counts.shape[-2], n_flips):
+    if is_exhaustive(n, n_flips):
         return hits / total
     return (1 + hits) / (1 + total)
+
+
+def _grouped_sign_flip_p_value(counts: np.ndarray, statistic: TotalsStatistic, observed: np.ndarray,
+                               n_flips: int, seed: int) -> np.ndarray:
+    """The Monte Carlo sign-flip p of one data set, relabelling by patterns: of the m questions
+    sharing a counts row, Binomial(m, 1/2) are swapped (the same distribution as a fair coin each)."""
+    rows, multiplicity = patterns(counts)
+    change = rows[:, SWAPPED] - rows
+    base = counts.sum(axis=0)
+    rng = np.random.default_rng([seed, 1])
+    hits, size = 0, max(1, BLOCK_CELLS // rows.size)
+    for start in range(0, n_flips, size):
+        swapped = rng.binomial(multiplicity, 0.5, size=(min(size, n_flips - start), len(rows)))
+        null = np.abs(statistic(base + swapped @ change))
+        hits += int(np.sum(null >= observed - 1e-12))
+    return np.asarray((1 + hits) / (1 + n_flips))
 
 
 @dataclass(frozen=True)
@@ -213,7 +254,7 @@ def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
     """Exact (binomial) McNemar test on paired correct/not-correct outcomes.
 
     Valid for independent pairs only (one repeat). Only discordant pairs count: under the null
-    `better` ~ Binomial(better + worse, 1/2); two-sided (scipy.stats.binomtest). With no discordant
+    `better` ~ Binomial(better + worse, 1/2); two-sided (`half_binomial_p`). With no discordant
     pair p = 1.
     """
     a_correct, b_correct = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
@@ -221,6 +262,19 @@ def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
     worse = int(np.sum(b_correct & ~a_correct))
     if better + worse == 0:
         return McNemar(1.0, 0, 0)
-    from scipy.stats import binomtest  # scipy.stats takes about a second to import
+    return McNemar(half_binomial_p(better, better + worse), better, worse)
 
-    return McNemar(float(binomtest(better, better + worse, 0.5).pvalue), better, worse)
+
+def half_binomial_p(k: int, n: int) -> float:
+    """Two-sided exact binomial test of k successes in n trials at p = 1/2.
+
+    The value scipy.stats.binomtest(k, n, 0.5) gives (tests/test_stats.py checks it): the
+    distribution is symmetric, so the outcomes at most as likely as k are the two tails beyond
+    min(k, n − k), and p = min(1, 2·P(X ≤ min(k, n − k))). Summed in log space (no overflow at any
+    n); written out because importing scipy.stats costs most of a second of every report.
+    """
+    low = min(k, n - k)
+    log_pmf = [math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) - n * math.log(2)
+               for i in range(low + 1)]
+    top = max(log_pmf)
+    return min(1.0, 2 * math.exp(top) * math.fsum(math.exp(value - top) for value in log_pmf))

@@ -42,7 +42,12 @@ STRATEGY_METRICS: Registry[StrategyMetric] = Registry("strategy metric", "factpr
 
 @dataclass
 class SummaryInput:
-    """The latest row per (question, strategy, repeat), grouped by strategy in run order."""
+    """The latest row per (question, strategy, repeat), grouped by strategy in run order.
+
+    `factprobe report` passes slim rows (factprobe.eval.slim_rows.SlimRow): every Result attribute
+    works, the bulky ones (trace, raw, question, hops, …) are read from results.jsonl on access, so
+    a section should prefer the held fields and the digests `hop_grades` / `trace_steps`.
+    """
 
     rows: list[Result]
     manifest: dict[str, Any] = field(default_factory=dict)

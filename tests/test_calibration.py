@@ -19,7 +19,7 @@ import factprobe.eval.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, ModelError
 from factprobe.calibration.answer_span import answer_span, answer_tokens
-from factprobe.calibration.metrics import (accuracy_at_coverage, auroc, auroc_ci, average_ranks, aurc, batched_auroc, batched_ece,
+from factprobe.calibration.metrics import (Cells, _squared_errors, accuracy_at_coverage, auroc, auroc_ci, average_ranks, aurc, batched_auroc, batched_ece,
                                            batched_ece_debiased_squared, bin_index, bootstrap_ci, brier,
                                            calibration_metrics, ece, ece_debiased, ece_debiased_ci,
                                            equal_mass_edges, mce, reliability_bins, reliability_table,
@@ -105,12 +105,24 @@ def test_average_ranks_match_scipy_rankdata(seed) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_auroc_ci_from_order_codes_equals_the_rank_based_one(seed) -> None:
+def test_cell_resamples_give_the_row_resamples_statistics(seed) -> None:
+    # a resample drawn as per-cell counts scores exactly as the same rows resampled one by one
     rng = np.random.default_rng(seed)
     conf = rng.choice([0.0, 12.5, 50.0, 87.5, 90.0, 100.0], size=300)
     correct = rng.random(300) < conf / 120
-    assert auroc_ci(conf, correct, seed=seed, resamples=250) == bootstrap_ci(batched_auroc, conf, correct,
-                                                                              seed=seed, resamples=250)
+    cells = Cells.of(conf, correct)
+    assert cells.rows.sum() == 300
+    (weights,) = cells.weights(seed, 25, 25)
+    drawn = [np.repeat(np.arange(len(cells.rows)), count.astype(int)) for count in weights]
+    rows_conf, rows_right = np.array([cells.confidence[i] for i in drawn]), np.array([cells.correct[i] for i in drawn])
+    assert np.allclose(cells.auroc(weights), batched_auroc(rows_conf, rows_right), equal_nan=True)
+    _, hits, sums = cells.bin_sums(weights)
+    assert np.allclose(np.abs(hits - sums).sum(axis=1) / 300, batched_ece(rows_conf, rows_right))
+    assert np.allclose(_squared_errors(*cells.bin_sums(weights))[0],
+                       batched_ece_debiased_squared(rows_conf, rows_right))
+    low, high = auroc_ci(conf, correct, seed=seed, resamples=250)
+    reference = bootstrap_ci(batched_auroc, conf, correct, seed=seed, resamples=250)
+    assert low == pytest.approx(reference[0], abs=0.03) and high == pytest.approx(reference[1], abs=0.03)
     assert auroc_ci([90, 80], [True, True]) is None
 
 

@@ -23,6 +23,7 @@ PACKAGES = ("agents", "retrieval", "calibration", "decomposition", "eval")
 CORE = {
     "factprobe.eval.schema", "factprobe.eval.grading.normalize", "factprobe.eval.datasets.errors",
     "factprobe.eval.format", "factprobe.eval.stats", "factprobe.eval.extensions", "factprobe.eval.metrics", "factprobe.eval.run_dir",
+    "factprobe.eval.slim_rows",
     "factprobe.agents.models.base", "factprobe.agents.models.cache", "factprobe.agents.models.replies",
 }
 APPLICATION = ("factprobe.eval.cli", "factprobe.eval.pipeline", "factprobe.eval.session",

@@ -12,7 +12,7 @@ from factprobe.eval import stats
 from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.schema import Grade
 from factprobe.eval.stats import (accuracy_delta, bootstrap_statistics, cluster_bootstrap_ci, cluster_counts,
-                                  f_delta, mcnemar_exact, relabelling_blocks, relabellings,
+                                  f_delta, half_binomial_p, mcnemar_exact, relabelling_blocks, relabellings,
                                   sign_flip_p_value)
 
 GRADE_OF = {1: Grade.CORRECT, 0: Grade.INCORRECT, -1: Grade.NOT_ATTEMPTED}
@@ -48,10 +48,13 @@ def test_one_pair_per_question_bootstrap_equals_scipy_paired_percentile_bootstra
     a, b = coded(1, 40, [0.5, 0.3, 0.2]), coded(2, 40, [0.4, 0.4, 0.2])
     counts = cluster_counts([f"q{i:02d}" for i in range(40)], a, b)
     low, high = cluster_bootstrap_ci(counts, accuracy_delta, n_resamples=3000, seed=11)
-    # the same resampled positions, drawn as scipy would from the same generator
+    # a stack of data sets draws question positions, as scipy would from the same generator
+    stacked = cluster_bootstrap_ci(counts[None], accuracy_delta, n_resamples=3000, seed=11)
     positions = np.random.default_rng([11, 0]).integers(0, 40, (3000, 40))
     theirs = np.percentile((a[positions] == 1).mean(axis=1) - (b[positions] == 1).mean(axis=1), [2.5, 97.5])
-    assert (low, high) == pytest.approx(tuple(theirs), abs=1e-12)
+    assert (stacked[0][0], stacked[1][0]) == pytest.approx(tuple(theirs), abs=1e-12)
+    # one data set draws by patterns: another draw from the same distribution
+    assert (low, high) == pytest.approx(tuple(theirs), abs=0.03)
     reference = bootstrap((a, b), lambda x, y, axis=-1: (x == 1).mean(axis) - (y == 1).mean(axis), paired=True,
                           vectorized=True, n_resamples=3000, method="percentile",
                           random_state=np.random.default_rng(3)).confidence_interval
@@ -150,6 +153,11 @@ def test_mcnemar_exact_by_hand_and_against_binomtest() -> None:
     assert test.p_value == pytest.approx(112 / 1024)
     assert test.p_value == pytest.approx(binomtest(8, 10, 0.5).pvalue)
     assert mcnemar_exact(a, a).p_value == 1.0             # no discordant pair: no evidence
+
+
+@pytest.mark.parametrize(("k", "n"), [(0, 1), (1, 2), (3, 7), (5, 10), (12, 13), (480, 1000), (4900, 10000)])
+def test_half_binomial_p_equals_binomtest(k, n) -> None:
+    assert half_binomial_p(k, n) == pytest.approx(binomtest(k, n, 0.5).pvalue, rel=1e-9, abs=1e-300)
 
 
 def test_cluster_counts_rejects_unpaired_shapes() -> None:

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from factprobe.eval.schema import Grade, Result
+from factprobe.eval.slim_rows import SlimRow, row_dumps
 
 Key = tuple[str, str, int]
 SHARED_FIELDS = ("question_id", "strategy", "repeat", "question", "gold", "category", "hop_count",
@@ -55,12 +56,44 @@ def run_records(rows: list[Result], baseline: str | None) -> list[dict[str, Any]
     return list(iter_run_records(rows, baseline))
 
 
-def iter_run_records(rows: list[Result], baseline: str | None) -> Iterator[dict[str, Any]]:
-    """`run_records`, one record at a time (a report streams them into the page)."""
+def iter_run_records(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[dict[str, Any]]:
+    """`run_records`, one record at a time (a report streams them into the page). Slim rows read
+    from a run directory are dumped from their lines, read again in one pass."""
     baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
                         for row in rows if row.strategy == baseline}
+    for row, data in zip(rows, row_dumps(rows)):
+        versus = versus_baseline(row, baseline_correct, baseline)
+        item = {"id": data["question_id"], "strategy": data["strategy"], "repeat": data["repeat"],
+                "question": data["question"], "gold": data["gold"], "category": data["category"],
+                "hops": data["hop_count"], "answerable": data["answerable"], "vs": versus}
+        for name in SHARED_FIELDS:
+            data.pop(name, None)
+        item["e"] = [data]
+        yield item
+
+
+def iter_record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[str]:
+    """`script_json` of each of `iter_run_records`, where a slim row whose line is a model dump as
+    it stands is embedded as that line, unparsed: `{"vs": …, "e": [line]}`, the page reading the
+    shared fields (id, question, …) from the entry (report.js). Other rows are whole records."""
+    file = rows[0].row_file if rows and isinstance(rows[0], SlimRow) else None
+    if file is None or not all(isinstance(row, SlimRow) and row.row_file is file for row in rows):
+        yield from (script_json(item) for item in iter_run_records(rows, baseline))
+        return
+    baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
+                        for row in rows if row.strategy == baseline}
+    for row, line in zip(rows, file.lines(row.offset for row in rows)):
+        versus = json.dumps(versus_baseline(row, baseline_correct, baseline))
+        if row.plain:
+            yield f'{{"vs":{versus},"e":[{_escape(line.rstrip())}]}}'
+        else:
+            yield script_json(record(row, [entry(row.full())], json.loads(versus)))
+
+
+def filter_choices(rows: list[Result] | list[SlimRow]) -> Iterator[dict[str, Any]]:
+    """What `browser_meta` reads of each row's record, without the question texts."""
     for row in rows:
-        yield record(row, [entry(row)], versus_baseline(row, baseline_correct, baseline))
+        yield {"strategy": row.strategy, "category": row.category, "hops": row.hop_count, "repeat": row.repeat}
 
 
 def differing_records(runs: list[list[Result]]) -> list[dict[str, Any]]:
@@ -91,9 +124,14 @@ def records_json(records: Iterable[dict[str, Any]]) -> str:
 
 def records_json_chunks(records: Iterable[dict[str, Any]]) -> Iterator[str]:
     """The text of `records_json(records)` in pieces, one record each, to be written as they come."""
+    return record_text_chunks(script_json(item) for item in records)
+
+
+def record_text_chunks(texts: Iterable[str]) -> Iterator[str]:
+    """A JSON list of records already serialised (`script_json`), in pieces."""
     yield "["
-    for number, item in enumerate(records):
-        yield ("," if number else "") + script_json(item)
+    for number, text in enumerate(texts):
+        yield ("," if number else "") + text
     yield "]"
 
 

@@ -14,13 +14,14 @@ from typing import Any
 
 from factprobe.eval.metrics import mean
 from factprobe.eval.schema import Result
+from factprobe.eval.slim_rows import trace_steps
 from factprobe.eval.summary import strategy_metric
 from factprobe.retrieval.metrics import recall_at_k, reciprocal_rank
 
 
 def row_k(row: Result) -> int:
     """The k this row retrieved with: the retrieve step's top_k, else the list's length."""
-    ks = [int(step["top_k"]) for step in row.trace if step.get("step") == "retrieve" and "top_k" in step]
+    ks = [int(step["top_k"]) for step in trace_steps(row, "retrieve") if "top_k" in step]
     return max(ks) if ks else len(row.retrieved_ids or [])
 
 

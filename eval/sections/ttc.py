@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.selection import SELECTORS
+from factprobe.eval.slim_rows import full_rows
 from factprobe.eval.summary import SummaryInput, summary_section
 from factprobe.eval.ttc import best_of_n_curve, choose_step, self_refine_curve, strategy_base
 
@@ -26,6 +27,7 @@ def ttc(data: SummaryInput) -> dict[str, dict[str, Any]]:
     for name, rows in data.by_strategy.items():
         base = strategy_base(name)
         if base == "best_of_n":
+            rows = full_rows(rows)        # the curves read each row's `choose` trace step
             selector = run_selector(rows, data.manifest)
             curve = best_of_n_curve(rows, selector)
             if curve:

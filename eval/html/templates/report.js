@@ -46,6 +46,14 @@
   var dataBlock = document.getElementById("rows-data");
   if (!dataBlock) return;
   var records = JSON.parse(dataBlock.textContent);
+  // a single run's record may hold just its row as written: its shared fields are read from the row
+  var SHARED = { question_id: "id", strategy: "strategy", repeat: "repeat", question: "question", gold: "gold",
+    category: "category", hop_count: "hops", answerable: "answerable" };
+  records.forEach(function (record) {
+    var entry = record.e[0];
+    if (!entry || record.id !== undefined) return;
+    Object.keys(SHARED).forEach(function (key) { record[SHARED[key]] = entry[key]; delete entry[key]; });
+  });
   var meta = JSON.parse(document.getElementById("browser-meta").textContent);
   var PAGE_SIZE = 50;
   var multiRun = meta.runs.length > 1;
