@@ -59,6 +59,17 @@ def dataset_fingerprint(dataset: Dataset) -> str:
     return digest.hexdigest()
 
 
+STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves")
+
+
+def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
+    """What evaluation needs to know of each strategy (factprobe.agents.registry.StrategySpec
+    flags), kept in the manifest so reports read them without loading the strategies."""
+    from factprobe.agents.registry import describes
+
+    return {name: {flag: describes(name, flag) for flag in STRATEGY_FLAGS} for name in strategies}
+
+
 def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
                    grader: Grader) -> dict[str, Any]:
     return {
@@ -70,6 +81,7 @@ def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str],
                     "selected": len(question_ids), "fingerprint": dataset_fingerprint(dataset),
                     "corpus_passages": len(dataset.corpus)},
         "question_ids": question_ids,
+        "strategy_flags": strategy_flags(config.strategies),
         "model": model.describe(),
         "grader": grader.describe(),
         "prompts_version": PROMPTS_VERSION,

@@ -122,7 +122,7 @@ def test_self_awareness_formulas() -> None:
             row("r5", "refusal", N, forced_grade="ERROR"),                              # forced call failed
             row("u1", "refusal", N, answerable=False), row("u2", "refusal", I, answerable=False),
             row("e1", "refusal", Grade.ERROR, error="boom")]
-    q = quadrant(rows)
+    q = quadrant(rows, refusal_offered=True)
     assert (q["n"], q["undetermined"], q["excluded"], q["n_answerable"], q["n_unanswerable"]) == (8, 2, 1, 6, 2)
     assert (q["known_knowns"], q["known_unknowns"], q["unknown_knowns"]) == (2, 3, 1)
     assert q["score_kk"] == pytest.approx(2 / 8) and q["score_ku"] == pytest.approx(3 / 8)
@@ -133,7 +133,8 @@ def test_self_awareness_formulas() -> None:
 
 
 def test_without_a_refusal_option_a_refusal_is_its_own_forced_answer() -> None:
-    q = quadrant([row("a", "vanilla", N), row("b", "vanilla", C), row("u", "vanilla", I, answerable=False)])
+    q = quadrant([row("a", "vanilla", N), row("b", "vanilla", C), row("u", "vanilla", I, answerable=False)],
+                 refusal_offered=False)
     assert (q["known_unknowns"], q["unknown_knowns"], q["undetermined"]) == (1, 0, 0)
     assert q["score_ku"] == pytest.approx(1 / 3) and q["unknown_knowns_rate"] == 0.0
 
@@ -172,3 +173,12 @@ def test_main_table_shows_both_deltas_their_p_values_and_the_pairs() -> None:
     assert f"{100 * gain['accuracy_delta']:+.1f}" in printed and f"{gain['accuracy_p_value']:.3f}" in printed
     assert f"{100 * gain['f_score_delta']:+.1f}" in printed and f"{gain['p_value']:.3f}" in printed
     assert "p: clustered sign-flip test of the Δ beside it" in " ".join(printed.split())
+
+
+def test_refusal_offer_is_read_from_the_manifest_before_the_registry() -> None:
+    from factprobe.eval.sections.self_awareness import offers_refusal
+
+    recorded = {"strategy_flags": {"my_refusal": {"offers_refusal": True}, "refusal": {"offers_refusal": False}}}
+    assert offers_refusal("my_refusal", recorded)          # a plugin strategy not loaded in this process
+    assert not offers_refusal("refusal", recorded)         # the record wins over the registry
+    assert offers_refusal("refusal", {}) and not offers_refusal("vanilla", {})  # older manifests: the registry

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from factprobe.eval.forced_reask import offers_refusal
 from factprobe.eval.metrics import ratio
 from factprobe.eval.schema import Grade, Result
 from factprobe.eval.summary import SummaryInput, is_graded, summary_section
@@ -33,9 +32,20 @@ from factprobe.eval.summary import SummaryInput, is_graded, summary_section
 USABLE_FORCED = {Grade.CORRECT.value, Grade.INCORRECT.value, Grade.NOT_ATTEMPTED.value}
 
 
-def forced_correct(row: Result) -> bool | None:
+def offers_refusal(strategy: str, manifest: dict[str, Any]) -> bool:
+    """Whether the strategy's prompt offers a refusal option: as the manifest recorded it, else (a run
+    from before `strategy_flags`) as the strategy registry says."""
+    recorded = manifest.get("strategy_flags", {}).get(strategy)
+    if recorded is not None:
+        return bool(recorded.get("offers_refusal"))
+    from factprobe.eval.forced_reask import offers_refusal as registered_offers_refusal
+
+    return registered_offers_refusal(strategy)
+
+
+def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
     """Whether the refused answerable row is answered correctly when forced; None if unknown."""
-    if not offers_refusal(row.strategy):
+    if not refusal_offered:
         return False
     grade = getattr(row, "forced_grade", None)
     if grade not in USABLE_FORCED:
@@ -43,8 +53,9 @@ def forced_correct(row: Result) -> bool | None:
     return grade == Grade.CORRECT.value
 
 
-def quadrant(rows: list[Result]) -> dict[str, Any]:
-    """Counts and MM-SAP scores of one strategy's rows (formulas in the module docstring)."""
+def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
+    """Counts and MM-SAP scores of one strategy's rows (formulas in the module docstring);
+    `refusal_offered`: the strategy's prompt offers a refusal option."""
     counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "answered": 0,
               "correct": 0, "refused": 0, "excluded": 0, "undetermined": 0, "n_answerable": 0,
               "n_unanswerable": 0}
@@ -54,7 +65,7 @@ def quadrant(rows: list[Result]) -> dict[str, Any]:
             continue
         refused = row.grade is Grade.NOT_ATTEMPTED
         if row.answerable and refused:
-            known = forced_correct(row)
+            known = forced_correct(row, refusal_offered)
             if known is None:
                 counts["undetermined"] += 1
                 continue
@@ -78,7 +89,7 @@ def quadrant(rows: list[Result]) -> dict[str, Any]:
 @summary_section("self_awareness")
 def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
     grouped = data.by_strategy
-    relevant = any(not row.answerable for row in data.rows) or any(offers_refusal(name) for name in grouped)
-    if not relevant:
+    offered = {name: offers_refusal(name, data.manifest) for name in grouped}
+    if not any(offered.values()) and all(row.answerable for row in data.rows):
         return {}
-    return {name: quadrant(rows) for name, rows in grouped.items()}
+    return {name: quadrant(rows, offered[name]) for name, rows in grouped.items()}
