@@ -7,6 +7,7 @@ from pathlib import Path
 from benchmarks.bench_client import client_figures
 from benchmarks.bench_report import measure_report, report_figures
 from benchmarks.client_harness import measure_clients
+from benchmarks.graph_floor import graph_seconds_per_question
 
 
 def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
@@ -18,8 +19,11 @@ def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
     assert measured.cold.first_request_s is not None and 0 < measured.cold.first_request_s < measured.cold.wall_s
     assert measured.wall_ratio > 0 and measured.warm_speedup > 0
     assert measured.cold.cpu_s > 0 and measured.raw.cpu_s > 0
-    names = [figure.name for figure in client_figures(measured)]
+    graph_s = graph_seconds_per_question(20)
+    assert 0 < graph_s < 1
+    names = [figure.name for figure in client_figures(measured, graph_s)]
     assert any("raw AsyncOpenAI" in name for name in names) and any("--resume" in name for name in names)
+    assert any("graph's own time" in name for name in names)
 
 
 def test_the_report_harness_times_a_synthetic_run(tmp_path: Path) -> None:
