@@ -60,6 +60,7 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                                 help=help_text)
         elif isinstance(kind, type) and issubclass(kind, Enum):
             parser.add_argument(flag, dest=name, type=kind, choices=list(kind), default=argparse.SUPPRESS,
+                                metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
             parser.add_argument(flag, dest=name, type=kind if kind in (int, float, Path) else str,
