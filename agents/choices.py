@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import random
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from factprobe.eval.schema import Question
 
@@ -73,3 +75,9 @@ def presented_question(question: Question, repeat: int, seed: int, offers_refusa
         return question.question
     shown = shown_choices(question, repeat, seed, offers_refusal)
     return f"{question.question}\n{options_block(shown)}\n{CHOICE_INSTRUCTION}"
+
+
+def asked_text(state: Mapping[str, Any], seed: int) -> str:
+    """The question text of a strategy state as every prompt of the strategy shows it: with the
+    options shuffled for the state's repeat when the question has choices (no refusal option)."""
+    return presented_question(state["question"], state.get("repeat", 0), seed)

@@ -219,3 +219,17 @@ def test_a_failed_mapping_call_is_ungraded_and_asked_again_on_resume(tmp_path, m
     again = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
     assert again.grade in (Grade.CORRECT, Grade.INCORRECT)
     assert again.model_extra["multiple_choice"]["mapped_by"] == "model"
+
+
+@pytest.mark.parametrize("strategy", ["best_of_n", "self_refine"])
+def test_sampling_strategies_show_the_options_in_every_prompt(tmp_path, monkeypatch, strategy) -> None:
+    model = ScriptedModel(script)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    out = tmp_path / "run"
+    assert cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies", strategy,
+                     "--samples", "2", "--rounds", "1", "--out", str(out)]) == 0
+    asked = [last_user(messages) for messages, _ in model.calls
+             if not last_user(messages).startswith("A reply to a multiple-choice question")]
+    assert len(asked) > 3 and all("Options:\nA. " in text for text in asked)
+    rows = RunDir(out).read_results()
+    assert rows and all(row.model_extra["multiple_choice"]["options_in_prompt"] for row in rows)

@@ -15,6 +15,7 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 
+from factprobe.agents.choices import asked_text
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import ask, generate_node, parse_node
 from factprobe.agents.parsing import parse_answer, parse_confidence
@@ -79,7 +80,7 @@ def build(context: StrategyContext):
     rounds = rounds_option(context)
 
     def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": vanilla_messages(state["question"].question, state.get("context")),
+        return {"messages": vanilla_messages(asked_text(state, context.seed), state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     def start_rounds(state: QAState) -> dict[str, Any]:
@@ -90,7 +91,7 @@ def build(context: StrategyContext):
 
     async def feedback(state: QAState) -> dict[str, Any]:
         number = state["round"] + 1
-        messages = feedback_messages(state["question"].question, state.get("context"), state.get("answer"))
+        messages = feedback_messages(asked_text(state, context.seed), state.get("context"), state.get("answer"))
         text, update = await ask(context, messages, "feedback", context.params(repeat=state.get("repeat", 0)))
         verdict = parse_verdict(text)
         step = {"step": "verdict", "round": number, "verdict": verdict}
@@ -107,7 +108,7 @@ def build(context: StrategyContext):
 
     async def refine(state: QAState) -> dict[str, Any]:
         extra = state["extra"]
-        messages = refine_messages(state["question"].question, state.get("context"), state.get("answer"),
+        messages = refine_messages(asked_text(state, context.seed), state.get("context"), state.get("answer"),
                                    extra["feedback"])
         text, update = await ask(context, messages, "refine", context.params(repeat=state.get("repeat", 0)))
         answer, confidence = parse_answer(text), parse_confidence(text)
