@@ -1,6 +1,6 @@
 """Bounded retries with one deadline per attempt, for the SDK-backed backends.
 
-Each attempt runs under `asyncio.wait_for(request_timeout)`, which covers the whole response: a
+Each attempt runs under `asyncio.timeout(request_timeout)`, which covers the whole response: a
 server that trickles its body a byte at a time is cut off like one that never answers (the SDKs'
 own timeout is per read). Transient failures -- timeouts, connection errors, 408, 409, 429, 5xx
 and invalid replies -- are retried at most `max_retries` times, waiting what the server's
@@ -81,8 +81,9 @@ async def with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPolicy,
     for number in range(policy.max_retries + 1):
         try:
             try:
-                return await asyncio.wait_for(attempt(), policy.request_timeout)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(policy.request_timeout):  # no extra task, unlike wait_for
+                    return await attempt()
+            except TimeoutError:
                 raise RequestTimeout(f"no complete response within {policy.request_timeout:g} s "
                                      f"(--request-timeout)") from None
         except Exception as exc:  # classified below; anything not transient ends the call
