@@ -12,6 +12,8 @@ import json
 import random
 from pathlib import Path
 
+from factprobe.eval.manifest import strategy_flags
+
 STRATEGIES = ("vanilla", "rag")
 CATEGORIES = ("geography", "history", "science", "art", "sport", "music")
 GRADES = ("CORRECT", "INCORRECT", "NOT_ATTEMPTED")
@@ -29,6 +31,7 @@ def _manifest(questions: int, out: Path) -> dict:
             "dataset": {"name": "synthetic", "questions": questions, "selected": questions,
                         "fingerprint": "0" * 64, "corpus_passages": 3 * questions},
             "question_ids": [f"s{number:07d}" for number in range(questions)],
+            "strategy_flags": strategy_flags(list(STRATEGIES)),
             "model": {"backend": "openai", "name": "openai:bench@URL", "model": "bench"},
             "grader": {"grader": "rules", "hedging": "accept"}}
 

@@ -10,7 +10,6 @@ slope (calibration.metrics.weighted_slope, computed over all bins, hidden ones i
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_
 from factprobe.eval.html.figures import save_figure
 from factprobe.eval.report import report_plot
 from factprobe.eval.schema import Result
+from factprobe.eval.summary import strategy_groups
 
 MIN_BIN_COUNT = 20
 PANEL_INCHES = 3.6
@@ -30,13 +30,6 @@ PANEL_INCHES = 3.6
 
 def _file_name(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)
-
-
-def _by_strategy(rows: list[Result]) -> dict[str, list[Result]]:
-    grouped: dict[str, list[Result]] = defaultdict(list)
-    for row in rows:
-        grouped[row.strategy].append(row)
-    return dict(grouped)
 
 
 def _figure(panels: int) -> tuple[Figure, list[Any]]:
@@ -78,7 +71,7 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
 def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path) -> list[Path] | None:
     """reliability_<strategy>.png: a reliability diagram per confidence method."""
     written = []
-    for strategy, strategy_rows in _by_strategy(rows).items():
+    for strategy, strategy_rows in strategy_groups(rows).items():
         methods = methods_in(strategy_rows)
         figure, axes = _figure(len(methods))
         for axis, method in zip(axes, methods):
@@ -100,7 +93,7 @@ def _all_methods(grouped: dict[str, list[Result]]) -> list[str]:
 @report_plot
 def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """confidence_histogram.png: the share of rows per 10-point confidence bin, per strategy."""
-    grouped = _by_strategy(rows)
+    grouped = strategy_groups(rows)
     if not grouped:
         return None
     methods = _all_methods(grouped)
@@ -129,7 +122,7 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
 @report_plot
 def risk_coverage_curves(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """risk_coverage.png: error rate among the most confident answers as coverage grows."""
-    grouped = _by_strategy(rows)
+    grouped = strategy_groups(rows)
     if not grouped:
         return None
     methods = _all_methods(grouped)

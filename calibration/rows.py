@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.schema import Result
+from factprobe.eval.sections.columns import (CORRECT, ERROR, INCORRECT, NOT_ATTEMPTED, UNGRADED, RowColumns,
+                                             columns_of)
 
 VERBAL = "verbal"
 
@@ -40,41 +42,47 @@ class CalibrationSet:
 
 
 def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
-    """(confidence, correct) over the eligible rows with a value for `method`, plus exclusion counts."""
-    counts = {"rows": len(rows), "excluded_unanswerable": 0, "excluded_errors": 0,
-              "excluded_ungraded": 0, "excluded_not_attempted": 0, "eligible": 0,
-              "missing_confidence": 0, "method_errors": 0}
+    """(confidence, correct) over the eligible rows with a value for `method`, plus exclusion counts.
+
+    Computed once per strategy's rows and method (factprobe.eval.sections.columns); each caller
+    gets its own counts dict."""
+    columns = columns_of(rows)
+    kept = columns.derived(("calibration_set", method), lambda: _calibration_set(columns, method))
+    return CalibrationSet(kept.confidence, kept.correct, dict(kept.counts))
+
+
+def _calibration_set(columns: RowColumns, method: str) -> CalibrationSet:
+    grades, answerable = columns.grade, columns.answerable
+    eligible = np.flatnonzero(answerable & ((grades == CORRECT) | (grades == INCORRECT)))
+    counts = {"rows": len(columns.rows), "excluded_unanswerable": int(np.sum(~answerable)),
+              "excluded_errors": int(np.sum(answerable & (grades == ERROR))),
+              "excluded_ungraded": int(np.sum(answerable & (grades == UNGRADED))),
+              "excluded_not_attempted": int(np.sum(answerable & (grades == NOT_ATTEMPTED))),
+              "eligible": len(eligible), "missing_confidence": 0, "method_errors": 0}
     confidences: list[float] = []
-    correct: list[bool] = []
-    for row in rows:
-        if not row.answerable:
-            counts["excluded_unanswerable"] += 1
-        elif row.grade is Grade.ERROR:
-            counts["excluded_errors"] += 1
-        elif row.grade is Grade.UNGRADED:
-            counts["excluded_ungraded"] += 1
-        elif row.grade is Grade.NOT_ATTEMPTED:
-            counts["excluded_not_attempted"] += 1
-        else:
-            counts["eligible"] += 1
-            value = confidence_of(row, method)
-            if value is None:
-                counts["missing_confidence"] += 1
-                errors = row.extra_field("confidence_errors") or {}
-                counts["method_errors"] += int(method in errors)
-                continue
-            confidences.append(value)
-            correct.append(row.grade is Grade.CORRECT)
+    used: list[int] = []
+    for position in eligible.tolist():
+        row = columns.rows[position]
+        value = confidence_of(row, method)
+        if value is None:
+            counts["missing_confidence"] += 1
+            errors = row.extra_field("confidence_errors") or {}
+            counts["method_errors"] += int(method in errors)
+            continue
+        confidences.append(value)
+        used.append(position)
     counts["used"] = len(confidences)
     counts["coverage"] = len(confidences) / counts["eligible"] if counts["eligible"] else None
-    return CalibrationSet(np.asarray(confidences, dtype=float), np.asarray(correct, dtype=bool), counts)
+    return CalibrationSet(np.asarray(confidences, dtype=float), grades[used] == CORRECT, counts)
 
 
 def methods_in(rows: list[Result]) -> list[str]:
     """Every confidence name the rows carry, `verbal` first, the rest in first-seen order."""
-    names = [VERBAL]
+    return list(columns_of(rows).derived("confidence_methods", lambda: _methods_in(rows)))
+
+
+def _methods_in(rows: list[Result]) -> list[str]:
+    names = dict.fromkeys([VERBAL])
     for row in rows:
-        for name in row.confidences:
-            if name not in names:
-                names.append(name)
-    return names
+        names.update(dict.fromkeys(row.confidences))
+    return list(names)

@@ -26,6 +26,7 @@ import numpy as np
 
 from factprobe.eval.metrics import grade_metrics, mean, ratio
 from factprobe.eval.schema import GRADED, Grade, Result
+from factprobe.eval.sections.columns import CODE, GRADE_ORDER
 from factprobe.eval.slim_rows import hop_grades
 from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
 from factprobe.eval.summary import SummaryInput, answerable, summary_section
@@ -57,6 +58,9 @@ def grade_counts(grade: Grade) -> list[int]:
     return [int(grade in GRADED), int(grade is Grade.CORRECT), int(grade in (Grade.CORRECT, Grade.INCORRECT))]
 
 
+GRADE_COUNTS = np.array([grade_counts(grade) for grade in GRADE_ORDER], dtype=float)   # by grade code
+
+
 def column_f_scores(totals: np.ndarray) -> np.ndarray:
     """F of every (graded, correct, attempted) column triple: totals (resamples, 3·columns) →
     (columns, resamples)."""
@@ -72,11 +76,19 @@ def f_intervals(rows: list[Result], width: int, grades_of: Callable[[Result], li
     """
     ids = sorted({row.question_id for row in rows})
     position = {qid: i for i, qid in enumerate(ids)}
-    counts = np.zeros((len(ids), width + 1, 3))               # column 0: final answers, 1…: hops
+    cells: list[int] = []                                      # question · (width + 1) + column
+    codes: list[int] = []                                      # column 0: final answers, 1…: hops
     for row in rows:
-        counts[position[row.question_id], 0] += grade_counts(row.grade)
+        start = position[row.question_id] * (width + 1)
+        cells.append(start)
+        codes.append(CODE[row.grade])
         for i, grade in enumerate(grades_of(row) or []):
-            counts[position[row.question_id], i + 1] += grade_counts(grade)
+            cells.append(start + i + 1)
+            codes.append(CODE[grade])
+    weights = GRADE_COUNTS[np.asarray(codes, dtype=np.int64).reshape(-1)]     # (entries, 3)
+    counts = np.stack([np.bincount(np.asarray(cells, dtype=np.int64), weights=weights[:, k],
+                                   minlength=len(ids) * (width + 1)) for k in range(3)],
+                      axis=-1).reshape(len(ids), width + 1, 3)
     intervals: list[list[float] | None] = [None] * (width + 1)
     if len(ids) >= 2:
         values = bootstrap_statistics(counts.reshape(len(ids), -1), column_f_scores, n_resamples, seed)

@@ -11,7 +11,7 @@ IN, NA and F without graded rows; CGA without attempted rows) is None.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -38,7 +38,12 @@ def f_score(co: float | None, cga: float | None) -> float | None:
 
 def grade_metrics(grades: Iterable[Grade]) -> dict:
     """Counts and SimpleQA fractions for a list of grades."""
-    counts = Counter(Grade(g) for g in grades)
+    return metrics_from_counts({Grade(g): n for g, n in Counter(grades).items()})   # Grade() once per grade
+
+
+def metrics_from_counts(found: Mapping[Grade, int]) -> dict:
+    """`grade_metrics` of the grades counted in `found` ({grade: count})."""
+    counts = Counter(found)
     correct, incorrect = counts[Grade.CORRECT], counts[Grade.INCORRECT]
     not_attempted = counts[Grade.NOT_ATTEMPTED]
     graded = correct + incorrect + not_attempted

@@ -8,6 +8,9 @@ data has nothing to draw.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,7 +20,7 @@ from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
-from factprobe.eval.summary import build_summary
+from factprobe.eval.summary import build_summary, latest_rows
 
 TableFn = Callable[[dict[str, Any], Console], None]
 # A plot receives the latest rows as slim rows (factprobe.eval.slim_rows): every Result attribute
@@ -67,12 +70,31 @@ def report_is_current(run_dir: RunDir) -> bool:
     return min(summary, html) >= max(results, manifest)
 
 
+@contextmanager
+def collector_skips_what_exists() -> Iterator[None]:
+    """Leave every object alive now out of the cyclic collector's passes until the block ends
+    (`gc.freeze`): the rows just read live until the report is written, and each full collection
+    would otherwise walk all of them again (a third of the summary's time at 100,000 rows)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, print every table, draw every plot."""
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
     rows: list[Any] = run_dir.latest_slim()
+    with collector_skips_what_exists():
+        # grouped by strategy once, for the sections and the plots alike
+        return _write_report(run_dir, console, latest_rows(rows), tables, plots)
+
+
+def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: list[TableFn],
+                  plots: list[PlotFn]) -> dict[str, Any]:
     summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
     run_dir.write_summary(summary)
     for table in tables:

@@ -9,9 +9,10 @@ fields: `hop_grades` (the grades of `hops`) and `steps` (the scalar values of th
 written for `Result`, such as a plugin's section or plot, keeps working; only those bulky reads
 cost a parse each.
 
-`fast_row_dict` reads a line with `json.loads` and accepts it only when every declared field is
-present with exactly the type `Result` would hold, so the dict is what `Result.model_dump(mode="json")`
-gives; any other line is left to the pydantic model (coercion, defaults, error messages).
+`fast_row_dict` parses a line with orjson (three times faster than json) and accepts it only when
+every declared field is present with exactly the type `Result` would hold, so the dict is what
+`Result.model_dump(mode="json")` gives; any other line is left to the pydantic model (coercion,
+defaults, error messages).
 """
 
 from __future__ import annotations
@@ -19,10 +20,14 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from factprobe.eval.schema import Grade, Result
+
 
 SUMMARY_STEPS = ("retrieve", "choose")
 HELD = ("question_id", "strategy", "repeat", "category", "answerable", "hop_count", "answer", "confidence",
@@ -70,44 +75,41 @@ TYPED = (*STR_FIELDS, *INT_FIELDS, *FLOAT_FIELDS, *OPTIONAL_STR_FIELDS, *OTHER_F
 assert sorted(TYPED) == sorted(FIELDS), "every Result field needs an exact-type check"
 
 
+_FIXED = itemgetter(*STR_FIELDS, *INT_FIELDS, *FLOAT_FIELDS, "answerable")
+_FIXED_TYPES = (*(str,) * len(STR_FIELDS), *(int,) * len(INT_FIELDS), *(float,) * len(FLOAT_FIELDS), bool)
+_OPTIONAL_STRS = itemgetter(*OPTIONAL_STR_FIELDS)
+_STR_OR_NONE = frozenset((str, type(None)))
+
+
 def _exact(data: dict[str, Any]) -> bool:
     """Every Result field present, with the exact type (and range) the model would hold."""
-    for name in STR_FIELDS:
-        if type(data[name]) is not str:
-            return False
-    for name in INT_FIELDS:
-        if type(data[name]) is not int:
-            return False
-    for name in FLOAT_FIELDS:
-        if type(data[name]) is not float:
-            return False
-    for name in OPTIONAL_STR_FIELDS:
-        if not _optional_str(data[name]):
-            return False
+    if tuple(map(type, _FIXED(data))) != _FIXED_TYPES or not _STR_OR_NONE.issuperset(map(type, _OPTIONAL_STRS(data))):
+        return False
     confidences, hops, samples = data["confidences"], data["hops"], data["samples"]
-    return (type(data["answerable"]) is bool and _percent(data["confidence"]) and data["grade"] in GRADES
+    return (_percent(data["confidence"]) and data["grade"] in GRADES
             and type(confidences) is dict and all(type(k) is str and _percent(v) for k, v in confidences.items())
             and _dict_list(data["trace"]) and (samples is None or _dict_list(samples))
             and (hops is None or (type(hops) is list and all(_hop(hop) for hop in hops)))
             and _str_list(data["retrieved_ids"]) and _str_list(data["gold_passage_ids"]))
 
 
-def _not_json(constant: str) -> Any:
-    raise ValueError(f"{constant} is not JSON")
+def _loads(line: str) -> Any:
+    """The JSON value of a line; orjson refuses NaN and Infinity, which are not JSON."""
+    return orjson.loads(line)
 
 
 def fast_row_dict(line: str) -> dict[str, Any] | None:
     """The row as `Result.model_dump(mode="json")` would give it, or None when only the pydantic
     model can tell (a missing field, a value it would coerce, a range or JSON error)."""
     try:
-        data = json.loads(line, parse_constant=_not_json)
+        data = _loads(line)
     except (ValueError, RecursionError):
         return None
     if type(data) is not dict:
         return None
     try:
         return data if _exact(data) else None
-    except KeyError:
+    except (KeyError, TypeError):       # a field missing, or an unhashable grade
         return None
 
 
@@ -158,6 +160,14 @@ class RowFile:
                 yield json.loads(data) if plain else self.parse(data.decode("utf-8")).model_dump(mode="json")
 
 
+def _extras(data: dict[str, Any]) -> dict[str, Any]:
+    """The keys of a row dict that are not Result fields (those post steps added), in their order."""
+    names = data.keys() - FIELD_SET
+    if len(names) > 1:
+        names = [name for name in data if name in names]
+    return {name: data[name] for name in names}
+
+
 class SlimRow:
     """One row's summary fields (see the module docstring); other `Result` attributes are read from
     the file on access."""
@@ -199,12 +209,11 @@ class SlimRow:
                                                   sys.intern(row.grader))
         row.grade = GRADES[data["grade"]]
         hops = data["hops"]
-        row.hop_grades = None if hops is None else tuple(None if h["grade"] is None else GRADES[h["grade"]]
-                                                         for h in hops)
-        trace = data["trace"]
-        row.steps = summary_steps(trace) if any(step.get("step") in SUMMARY_STEPS for step in trace) else ()
-        extra = len(data) > len(FIELDS)      # every field is present, so more keys are extras
-        row.extras = {key: value for key, value in data.items() if key not in FIELD_SET} if extra else {}
+        row.hop_grades = None if hops is None else tuple([None if h["grade"] is None else GRADES[h["grade"]]
+                                                          for h in hops])
+        read = [step for step in data["trace"] if step.get("step") in SUMMARY_STEPS]   # most rows: none
+        row.steps = summary_steps(read) if read else ()
+        row.extras = _extras(data) if len(data) > len(FIELDS) else {}   # every field is present
         row._file, row._offset, row._plain = file, offset, True
         return row
 

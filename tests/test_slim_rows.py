@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.synthetic_run import write_run
-from factprobe.eval.html.rows import SHARED_FIELDS, iter_record_texts, run_records
+from factprobe.eval.html.rows import (SHARED_FIELDS, iter_record_texts, record_list_chunks, record_text_chunks,
+                                     run_records)
 from factprobe.eval.run_dir import RunDir, RunDirError
 from factprobe.eval.schema import Grade
 from factprobe.eval.slim_rows import SlimRow, fast_row_dict
@@ -121,3 +122,17 @@ def test_a_bad_row_is_the_same_error_and_a_torn_tail_is_skipped(tmp_path) -> Non
 def test_slim_rows_hold_grades_as_the_enum(tmp_path) -> None:
     slim = RunDir(write_run(tmp_path, 20)).latest_slim()
     assert all(isinstance(row, SlimRow) and isinstance(row.grade, Grade) for row in slim)
+
+
+def test_the_page_escapes_records_by_batches_as_it_would_one_by_one(tmp_path) -> None:
+    run_dir = varied_run(tmp_path)
+    lines = run_dir.results_path.read_text(encoding="utf-8").splitlines()
+    marked = json.loads(lines[0])
+    marked["answer"] = "</script><!-- & \u2028"                   # characters the page must escape
+    run_dir.results_path.write_text("\n".join([json.dumps(marked), *lines[1:]]) + "\n", encoding="utf-8")
+    rows = run_dir.latest_slim()
+    one_by_one = "".join(record_text_chunks(iter_record_texts(rows, "vanilla")))
+    for batch in (1, 7, 1000):
+        assert "".join(record_list_chunks(rows, "vanilla", batch)) == one_by_one
+    assert "</script>" not in one_by_one and "\\u003c/script" in one_by_one
+    assert len(json.loads(one_by_one)) == len(rows)

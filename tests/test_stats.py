@@ -163,3 +163,12 @@ def test_half_binomial_p_equals_binomtest(k, n) -> None:
 def test_cluster_counts_rejects_unpaired_shapes() -> None:
     with pytest.raises(ValueError, match="equal length"):
         cluster_counts(["a", "b"], np.array([1, 0]), np.array([1]))
+
+
+@pytest.mark.parametrize("shape", [(0, 5), (1, 5), (7, 3), (5_000, 5), (300, 15)])
+def test_patterns_are_what_numpy_unique_finds(shape) -> None:
+    counts = np.random.default_rng(shape[0]).integers(0, 4, shape).astype(float)
+    rows, multiplicity = stats.patterns(counts)
+    expected_rows, expected_multiplicity = np.unique(counts, axis=0, return_counts=True)
+    assert rows.tolist() == expected_rows.tolist() and multiplicity.tolist() == expected_multiplicity.tolist()
+    assert int(multiplicity.sum()) == shape[0]

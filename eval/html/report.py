@@ -8,7 +8,7 @@ from typing import Any
 from factprobe.eval.html.config import config_sections
 from factprobe.eval.html.figures import inline_figures
 from factprobe.eval.html.render import render_to
-from factprobe.eval.html.rows import browser_meta, filter_choices, iter_record_texts, record_text_chunks, script_json
+from factprobe.eval.html.rows import browser_meta, filter_choices, record_list_chunks, script_json
 from factprobe.eval.html.tables import TableFn, report_tables
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
@@ -24,7 +24,7 @@ def write_html_report(run_dir: RunDir, summary: dict[str, Any], table_functions:
     name = run_dir.path.resolve().name
     return render_to(
         run_dir.path / REPORT_HTML, "report.html.j2",
-        streamed={"rows_json": record_text_chunks(iter_record_texts(rows, baseline))},
+        streamed={"rows_json": record_list_chunks(rows, baseline)},
         title=f"factprobe report: {name}",
         run_name=name,
         config=config_sections(manifest),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 from factprobe.eval.schema import Grade, Result
@@ -18,6 +19,8 @@ Key = tuple[str, str, int]
 SHARED_FIELDS = ("question_id", "strategy", "repeat", "question", "gold", "category", "hop_count",
                  "answerable")
 GAINED, LOST = "gained", "lost"
+VERSUS_JSON = {versus: json.dumps(versus) for versus in (None, GAINED, LOST)}
+RECORDS_PER_CHUNK = 1000
 
 
 def entry(row: Result) -> dict[str, Any]:
@@ -76,6 +79,25 @@ def iter_record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) 
     """`script_json` of each of `iter_run_records`, where a slim row whose line is a model dump as
     it stands is embedded as that line, unparsed: `{"vs": …, "e": [line]}`, the page reading the
     shared fields (id, question, …) from the entry (report.js). Other rows are whole records."""
+    return (_escape(text) for text in _record_texts(rows, baseline))
+
+
+def record_list_chunks(rows: list[Result] | list[SlimRow], baseline: str | None,
+                       batch: int = RECORDS_PER_CHUNK) -> Iterator[str]:
+    """`record_text_chunks(iter_record_texts(rows, baseline))`, escaped `batch` records at a time
+    (one `_escape` per batch instead of per record)."""
+    texts = _record_texts(rows, baseline)
+    yield "["
+    separator = ""
+    while chunk := list(islice(texts, batch)):
+        yield separator + _escape(",".join(chunk))
+        separator = ","
+    yield "]"
+
+
+def _record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[str]:
+    """The record texts of `iter_record_texts`, some not yet escaped (`_escape` leaves an escaped
+    text as it is, so escaping them all once is right)."""
     file = rows[0].row_file if rows and isinstance(rows[0], SlimRow) else None
     if file is None or not all(isinstance(row, SlimRow) and row.row_file is file for row in rows):
         yield from (script_json(item) for item in iter_run_records(rows, baseline))
@@ -83,11 +105,11 @@ def iter_record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) 
     baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
                         for row in rows if row.strategy == baseline}
     for row, line in zip(rows, file.lines(row.offset for row in rows)):
-        versus = json.dumps(versus_baseline(row, baseline_correct, baseline))
+        versus = versus_baseline(row, baseline_correct, baseline)
         if row.plain:
-            yield f'{{"vs":{versus},"e":[{_escape(line.rstrip())}]}}'
+            yield f'{{"vs":{VERSUS_JSON[versus]},"e":[{line.rstrip()}]}}'
         else:
-            yield script_json(record(row, [entry(row.full())], json.loads(versus)))
+            yield script_json(record(row, [entry(row.full())], versus))
 
 
 def filter_choices(rows: list[Result] | list[SlimRow]) -> Iterator[dict[str, Any]]:

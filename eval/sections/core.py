@@ -7,6 +7,7 @@ from typing import Any
 
 from factprobe.eval.metrics import grade_metrics, mean, percentile
 from factprobe.eval.schema import Result
+from factprobe.eval.sections.columns import answerable_scores, columns_of
 from factprobe.eval.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
 
 CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
@@ -16,23 +17,24 @@ CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors",
 @strategy_metric
 def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
     """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart."""
-    scores = grade_metrics(row.grade for row in answerable(rows))
-    scores["n_unanswerable"] = len(rows) - len(answerable(rows))
+    scores = dict(answerable_scores(rows))
+    scores["n_unanswerable"] = len(rows) - int(columns_of(rows).answerable.sum())
     return scores
 
 
 @strategy_metric
 def costs(rows: list[Result]) -> dict[str, Any]:
     """Latency (compute time: model calls plus retrieval), tokens and calls per row."""
-    done = [row for row in rows if row.error is None]
-    latencies = [row.latency_s for row in done]
+    columns = columns_of(rows)
+    done = columns.finished
+    latencies = columns.latency_s[done]
     return {
         "latency_s_mean": mean(latencies), "latency_s_p95": percentile(latencies, 95),
-        "llm_latency_s_mean": mean([row.llm_latency_s for row in done]),
-        "retrieval_latency_s_mean": mean([row.retrieval_latency_s for row in done]),
-        "prompt_tokens_mean": mean([row.prompt_tokens for row in done]),
-        "completion_tokens_mean": mean([row.completion_tokens for row in done]),
-        "llm_calls_mean": mean([row.llm_calls for row in done]),
+        "llm_latency_s_mean": mean(columns.llm_latency_s[done]),
+        "retrieval_latency_s_mean": mean(columns.retrieval_latency_s[done]),
+        "prompt_tokens_mean": mean(columns.prompt_tokens[done]),
+        "completion_tokens_mean": mean(columns.completion_tokens[done]),
+        "llm_calls_mean": mean(columns.llm_calls[done]),
     }
 
 

@@ -18,18 +18,22 @@ Costs: over the pairs where neither row failed (answerable or not), mean latency
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from factprobe.eval.metrics import grade_metrics, mean
+from factprobe.eval.metrics import mean, metrics_from_counts
 from factprobe.eval.media.modality import SEPARATOR, reference_setting, split_variant
 from factprobe.eval.schema import Grade, Result
+from factprobe.eval.sections.columns import CODE, GRADE_ORDER, columns_of, grade_counts, is_graded
 from factprobe.eval.stats import (CI_METHOD, DEFAULT_FLIPS, DEFAULT_RESAMPLES, P_METHOD, accuracy_delta,
                                   cluster_bootstrap_ci, cluster_counts, f_delta, mcnemar_exact, sign_flip_p_value)
-from factprobe.eval.summary import SummaryInput, is_graded, summary_section
+from factprobe.eval.summary import SummaryInput, summary_section
 
-CODES = {Grade.CORRECT: 1, Grade.INCORRECT: 0, Grade.NOT_ATTEMPTED: -1}
+# paired-test codes by grade code: 1 = correct, 0 = incorrect, −1 = not attempted (graded rows only)
+CODES = np.zeros(len(GRADE_ORDER), dtype=int)
+CODES[[CODE[Grade.CORRECT], CODE[Grade.INCORRECT], CODE[Grade.NOT_ATTEMPTED]]] = (1, 0, -1)
 
 
 def cost_ratio(values: list[float], baseline: list[float]) -> float | None:
@@ -59,33 +63,45 @@ def uncertainty(question_ids: list[str], a: np.ndarray, b: np.ndarray, seed: int
     return out
 
 
-def compare(rows: list[Result], baseline: dict[tuple[str, int], Result], seed: int,
+def compare(rows: list[Result], baseline: Mapping[tuple[str, int], Result] | list[Result], seed: int,
             n_resamples: int = DEFAULT_RESAMPLES, n_flips: int = DEFAULT_FLIPS) -> dict[str, Any]:
-    """The gains entry of one strategy's rows against the baseline rows by (question, repeat)."""
-    pairs = [(row, baseline[(row.question_id, row.repeat)]) for row in rows
-             if (row.question_id, row.repeat) in baseline]
-    answerable = [(a, b) for a, b in pairs if a.answerable and b.answerable]
-    scored = [(a, b) for a, b in answerable if is_graded(a) and is_graded(b)]
-    ours = grade_metrics(a.grade for a, _ in scored)
-    theirs = grade_metrics(b.grade for _, b in scored)
-    a_codes = np.array([CODES[a.grade] for a, _ in scored], dtype=int)
-    b_codes = np.array([CODES[b.grade] for _, b in scored], dtype=int)
+    """The gains entry of one strategy's rows against the baseline rows by (question, repeat)
+    (`baseline`: those rows, or them by (question, repeat)); computed on the shared columns."""
+    ours = columns_of(rows)
+    if isinstance(baseline, list):
+        theirs = columns_of(baseline)
+        position = theirs.positions
+    else:
+        theirs = columns_of(list(baseline.values()))
+        position = {pair: index for index, pair in enumerate(baseline)}
+    found = np.fromiter((position.get(pair, -1) for pair in zip(ours.question_id, ours.repeat)), dtype=np.int64,
+                        count=len(rows))
+    a_index = np.flatnonzero(found >= 0)                # the pairs, in our rows' order
+    b_index = found[a_index]
+    a_grades, b_grades = ours.grade[a_index], theirs.grade[b_index]
+    answerable = ours.answerable[a_index] & theirs.answerable[b_index]
+    scored = answerable & is_graded(a_grades) & is_graded(b_grades)
+    a_scores = metrics_from_counts(grade_counts(a_grades[scored]))
+    b_scores = metrics_from_counts(grade_counts(b_grades[scored]))
+    a_codes, b_codes = CODES[a_grades[scored]], CODES[b_grades[scored]]
 
     def delta(key: str) -> float | None:
-        if ours[key] is None or theirs[key] is None:
+        if a_scores[key] is None or b_scores[key] is None:
             return None
-        return ours[key] - theirs[key]
+        return a_scores[key] - b_scores[key]
 
-    finished = [(a, b) for a, b in pairs if a.error is None and b.error is None]
+    finished = ours.finished[a_index] & theirs.finished[b_index]
+    a_done, b_done = a_index[finished], b_index[finished]
+    question_ids = ours.question_id
     return {
-        "n_pairs": len(scored), "excluded_pairs": len(answerable) - len(scored),
-        "f_score": ours["f_score"], "baseline_f_score": theirs["f_score"], "f_score_delta": delta("f_score"),
-        "accuracy": ours["accuracy"], "baseline_accuracy": theirs["accuracy"],
+        "n_pairs": int(scored.sum()), "excluded_pairs": int(answerable.sum() - scored.sum()),
+        "f_score": a_scores["f_score"], "baseline_f_score": b_scores["f_score"], "f_score_delta": delta("f_score"),
+        "accuracy": a_scores["accuracy"], "baseline_accuracy": b_scores["accuracy"],
         "accuracy_delta": delta("accuracy"),
-        **uncertainty([a.question_id for a, _ in scored], a_codes, b_codes, seed, n_resamples, n_flips),
-        "latency_ratio": cost_ratio([a.latency_s for a, _ in finished], [b.latency_s for _, b in finished]),
-        "tokens_ratio": cost_ratio([a.prompt_tokens + a.completion_tokens for a, _ in finished],
-                                   [b.prompt_tokens + b.completion_tokens for _, b in finished]),
+        **uncertainty([question_ids[i] for i in a_index[scored]], a_codes, b_codes, seed, n_resamples, n_flips),
+        "latency_ratio": cost_ratio(ours.latency_s[a_done], theirs.latency_s[b_done]),
+        "tokens_ratio": cost_ratio(ours.prompt_tokens[a_done] + ours.completion_tokens[a_done],
+                                   theirs.prompt_tokens[b_done] + theirs.completion_tokens[b_done]),
     }
 
 
@@ -96,9 +112,8 @@ def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
     if name_of_baseline is None:
         return {}
     grouped = data.by_strategy
-    baseline = {(row.question_id, row.repeat): row for row in grouped[name_of_baseline]}
     seed = int(data.manifest.get("config", {}).get("seed", 0))
-    return {name: compare(rows, baseline, seed) for name, rows in grouped.items()
+    return {name: compare(rows, grouped[name_of_baseline], seed) for name, rows in grouped.items()
             if name != name_of_baseline}
 
 
@@ -116,7 +131,6 @@ def modality_gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
     for name, (strategy, setting) in variants.items():
         against = f"{strategy}{SEPARATOR}{reference}"
         if setting != reference and against in grouped:
-            pairs = {(row.question_id, row.repeat): row for row in grouped[against]}
-            out[name] = {"reference": against, "setting": setting, **compare(grouped[name], pairs, seed)}
+            out[name] = {"reference": against, "setting": setting, **compare(grouped[name], grouped[against], seed)}
     return out
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from factprobe.eval.metrics import grade_metrics
 from factprobe.eval.schema import Result
-from factprobe.eval.summary import answerable, strategy_metric
+from factprobe.eval.sections.columns import answerable_scores
+from factprobe.eval.summary import strategy_metric
 
 
 def benchmark_f_score(co: float | None, cga: float | None) -> float | None:
@@ -29,5 +29,5 @@ def benchmark_f_score(co: float | None, cga: float | None) -> float | None:
 
 @strategy_metric
 def videosimpleqa_f_score(rows: list[Result]) -> dict[str, Any]:
-    scores = grade_metrics(row.grade for row in answerable(rows))
+    scores = answerable_scores(rows)
     return {"videosimpleqa_f_score": benchmark_f_score(scores["accuracy"], scores["cga"])}
