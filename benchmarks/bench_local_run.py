@@ -4,48 +4,28 @@ making the same calls: wall time and peak memory, side by side in one run.
 factprobe runs first (benchmarks/local_run_recorder.py records its calls), then the raw loop
 (benchmarks/raw_llama.py) replays them; each is its own process, so its peak memory is that
 process's maximum resident set size and its wall time includes loading the model. The pair is
-run twice, alternating, and the medians are compared. Skipped, with a note, without the `local`
+run twice, alternating, and the medians are compared. Both run through benchmarks/isolated.py,
+so each peak is the process's own. Skipped, with a note, without the `local`
 extra.
 """
 
 from __future__ import annotations
 
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
 
 from rich.console import Console
 
 from benchmarks.figures import Figure, print_figures
+from benchmarks.isolated import ProcessCost, run_isolated
 
 QUESTIONS = 4
 PAIRS = 2
 MEMORY_TARGET_MB = 700
 WALL_RATIO_TARGET = 1.1
-
-
-@dataclass
-class ProcessCost:
-    wall_s: float
-    peak_mb: float
-
-
-def measure(command: list[str]) -> ProcessCost:
-    """Run `command`, returning its wall time and maximum resident set size; raises on failure."""
-    started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    if os.waitstatus_to_exitcode(status) != 0:
-        error = process.stderr.read().decode()[-2000:] if process.stderr else ""
-        raise RuntimeError(f"{' '.join(command)} failed: {error}")
-    return ProcessCost(wall, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
 
 
 def run(console: Console) -> None:
@@ -59,9 +39,9 @@ def run(console: Console) -> None:
     with tempfile.TemporaryDirectory(prefix="factprobe-bench-") as folder:
         for pair in range(PAIRS):
             calls, out = Path(folder) / f"calls-{pair}.json", Path(folder) / f"run-{pair}"
-            factprobe_costs.append(measure([sys.executable, "-m", "benchmarks.local_run_recorder", str(calls),
+            factprobe_costs.append(run_isolated([sys.executable, "-m", "benchmarks.local_run_recorder", str(calls),
                                             "run", "--limit", str(QUESTIONS), "--no-cache", "--out", str(out)]))
-            raw_costs.append(measure([sys.executable, "-m", "benchmarks.raw_llama", str(embedded_model_path()),
+            raw_costs.append(run_isolated([sys.executable, "-m", "benchmarks.raw_llama", str(embedded_model_path()),
                                       str(calls), str(default_threads())]))
     ours_wall = statistics.median(cost.wall_s for cost in factprobe_costs)
     raw_wall = statistics.median(cost.wall_s for cost in raw_costs)

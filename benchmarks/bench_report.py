@@ -1,22 +1,21 @@
 """`factprobe report` over large synthetic runs: wall time and peak memory, 100,000 and 300,000 rows.
 
-Each report runs as its own process; peak memory is that process's maximum resident set size.
+Each report runs as its own process, started by a small launcher (benchmarks/isolated.py); peak
+memory is that process's maximum resident set size.
 Growth is judged by the 300,000-row figures over three times the 100,000-row ones (1.0 is linear).
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
 
 from benchmarks.figures import Figure, print_figures
+from benchmarks.isolated import run_isolated
 from benchmarks.synthetic_run import write_run
 
 SIZES = (100_000, 300_000)
@@ -30,18 +29,11 @@ class ReportCost:
 
 
 def measure_report(folder: Path, rows: int) -> ReportCost:
-    """Write a synthetic run of `rows` rows and time `factprobe report` on it."""
+    """Write a synthetic run of `rows` rows and time `factprobe report` on it (through
+    benchmarks/isolated.py, so the peak is the report's own)."""
     run_dir = write_run(folder, rows)
-    started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "factprobe.eval.cli", "report", str(run_dir)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
-    wall = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"factprobe report {run_dir} exited {process.returncode}: "
-                           f"{process.stderr.read().decode()[-2000:] if process.stderr else ''}")
-    return ReportCost(rows, wall, usage.ru_maxrss / 1024)  # ru_maxrss is in KiB on Linux
+    cost = run_isolated([sys.executable, "-m", "factprobe.eval.cli", "report", str(run_dir)])
+    return ReportCost(rows, cost.wall_s, cost.peak_mb)
 
 
 def report_figures(costs: list[ReportCost]) -> list[Figure]:

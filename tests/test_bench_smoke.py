@@ -32,3 +32,16 @@ def test_the_report_harness_times_a_synthetic_run(tmp_path: Path) -> None:
     assert (tmp_path / "run-200" / "summary.json").is_file()
     figures = report_figures(costs)
     assert any("growth" in figure.name for figure in figures)
+
+
+def test_an_isolated_peak_is_the_commands_own_not_its_parents() -> None:
+    """Linux starts a child's ru_maxrss from its parent's; the launcher keeps a 200 MB parent out."""
+    import sys
+
+    import numpy as np
+
+    from benchmarks.isolated import run_isolated
+
+    parent = np.ones(200_000_000, dtype=np.uint8)  # touched, so resident in this process
+    cost = run_isolated([sys.executable, "-c", "block = bytearray(50_000_000)"])
+    assert 50 <= cost.peak_mb < 150 and parent.sum() == 200_000_000
