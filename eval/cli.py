@@ -22,7 +22,6 @@ from factprobe.eval.extensions import DuplicateExtensionError, ExtensionLoadErro
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.manifest import BaselineError
 from factprobe.eval.pipeline import ConfigError, execute_run, new_config, resumed_config
-from factprobe.eval.report import write_report
 from factprobe.eval.run_dir import RunDir, RunDirError
 from factprobe.eval.run_options import OptionError, add_run_options, explicit_options
 from factprobe.eval.sweep import SweepError
@@ -53,6 +52,8 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
             load_plugin(plugin)
         except PluginError as exc:
             console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
+    from factprobe.eval.report import write_report
+
     write_report(run_dir, console)
     console.print(f"summary: {run_dir.summary_path}")
     return 0

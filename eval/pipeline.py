@@ -28,7 +28,6 @@ from factprobe.eval.manifest import build_manifest, dataset_fingerprint, resolve
 from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
 from factprobe.eval.media.modality import expand_baseline, expand_variants
 from factprobe.eval.post_steps import active_post_steps
-from factprobe.eval.report import report_is_current, write_report
 from factprobe.eval.run_dir import RunDir, RunDirError
 from factprobe.eval.run_options import OptionError, validation_message
 from factprobe.eval.runner import Runner
@@ -137,6 +136,13 @@ def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
     return 0
 
 
+def report_current(run_dir: RunDir) -> bool:
+    """factprobe.eval.report.report_is_current, imported only when asked (the report imports numpy)."""
+    from factprobe.eval.report import report_is_current
+
+    return report_is_current(run_dir)
+
+
 def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError)."""
@@ -171,7 +177,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
         done, ungraded = set(), []
-    if resume and not ungraded and not pending_keys(questions, config, done) and report_is_current(run_dir):
+    if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
                       f"(`factprobe report {run_dir.path}` redraws it)")
         return check_failures(run_dir, config, console)
@@ -199,6 +205,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
     ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
     console.print(f"answered {ran} (skipped {total - ran} already done)")
+    from factprobe.eval.report import write_report  # numpy and matplotlib: imported after the answers
+
     write_report(run_dir, console)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
     return check_failures(run_dir, config, console)

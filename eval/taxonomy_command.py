@@ -11,7 +11,6 @@ from rich.console import Console
 
 from factprobe.agents.models.base import ChatModel, ModelError
 from factprobe.agents.models.registry import load_model
-from factprobe.eval.report import write_report
 from factprobe.eval.run_dir import RunDir
 from factprobe.eval.schema import Result
 from factprobe.eval.taxonomy import TaxonomyFile, classify_row, incorrect_rows
@@ -59,6 +58,8 @@ def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
                   f"({TaxonomyFile(run_dir.path).path})")
     for failure in failures:
         console.print(f"[red]judge call failed[/red] {failure}")
+    from factprobe.eval.report import write_report  # numpy and matplotlib, only now
+
     write_report(run_dir, console)
     if failures:
         console.print(f"{len(failures)} answers are not classified; run the same command again to retry them")
