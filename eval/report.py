@@ -29,6 +29,7 @@ PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | Non
 
 TABLES: Registry[TableFn] = Registry("report table", "factprobe.report", [
     "factprobe.eval.tables.scores",
+    "factprobe.eval.tables.modality",
     "factprobe.eval.tables.retrieval",
     "factprobe.eval.tables.ttc",
     "factprobe.eval.tables.self_awareness",

@@ -355,6 +355,8 @@ def test_a_run_with_media_sends_every_frame_and_reports_modality_gains(
     assert gains["vanilla@frames"]["reference"] == "vanilla@text"
     assert gains["vanilla@frames"]["accuracy"] == 1.0 and gains["vanilla@frames"]["baseline_accuracy"] == 0.0
     assert gains["vanilla@frames"]["n_pairs"] == 2 and gains["vanilla@caption"]["accuracy_delta"] == 0.0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Input settings vs the reference setting" in html and "vanilla@caption" in html
 
     calls = len(chats)  # resuming a finished run asks nothing again and keeps the variants
     assert cli.main(["run", "--resume", "--out", str(out), "--modality", "text,frames,caption"]) == 0
