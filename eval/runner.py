@@ -164,21 +164,23 @@ class Runner:
         jobs = self.jobs(questions, done)
         if not jobs:
             return 0
-        semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("errors: {task.fields[errors]}"), TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, console=self.console, transient=False) as progress:
             task = progress.add_task("answering", total=len(jobs), errors=0)
             errors = 0
+            queue = iter(jobs)  # shared by the workers: each job is taken by exactly one of them
 
-            async def one(job: Job) -> None:
+            async def worker() -> None:
                 nonlocal errors
-                async with semaphore:
+                for job in queue:
                     result = await self.answer(job)
-                self.run_dir.append(result)
-                errors += result.grade is Grade.ERROR
-                progress.update(task, advance=1, errors=errors)
+                    self.run_dir.append(result)
+                    errors += result.grade is Grade.ERROR
+                    progress.update(task, advance=1, errors=errors)
 
-            await asyncio.gather(*(one(job) for job in jobs))
+            # `--concurrency` workers, not a task per job: a large run starts at once and holds
+            # only the jobs in flight
+            await asyncio.gather(*(worker() for _ in range(min(len(jobs), max(1, self.config.concurrency)))))
         return len(jobs)
 

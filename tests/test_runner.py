@@ -163,3 +163,37 @@ def test_resume_refuses_a_changed_dataset(tmp_path, dataset_file, scripted, caps
     dataset_file.write_text(dataset_file.read_text().replace("Paris", "Lyon"))
     assert run_cli("--resume", "--out", str(out)) == 2
     assert "changed since the run" in capsys.readouterr().err
+
+
+class CountingModel(ScriptedModel):
+    """A scripted model whose calls take a little while, counting how many are in flight at once."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda messages, params: "Answer: Paris\nConfidence: 50")
+        self.in_flight = 0
+        self.most_in_flight = 0
+
+    async def generate(self, messages, params):
+        import asyncio
+
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        await asyncio.sleep(0.01)
+        try:
+            return await super().generate(messages, params)
+        finally:
+            self.in_flight -= 1
+
+
+def test_concurrency_bounds_the_calls_in_flight_and_every_job_runs_once(tmp_path, monkeypatch) -> None:
+    questions = [Question(id=f"q{n}", question=f"Which city is landmark {n} in?", answer="Paris") for n in range(11)]
+    path = tmp_path / "many.jsonl"
+    write_questions(path, questions)
+    model = CountingModel()
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    out = tmp_path / "run"
+    assert run_cli("--dataset", f"jsonl:{path}", "--strategies", "vanilla", "--no-hop-probes",
+                   "--concurrency", "3", "--out", str(out)) == 0
+    assert model.most_in_flight == 3
+    keys = [(row.question_id, row.strategy, row.repeat) for row in RunDir(out).read_results()]
+    assert sorted(keys) == sorted({(q.id, "vanilla", 0) for q in questions})
