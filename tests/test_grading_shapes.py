@@ -159,3 +159,18 @@ def test_figure_detail_shapes(question: str, gold: str, answer: str, grade: Grad
 ])
 def test_other_spelling_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
     assert _grade(question, gold, answer) is grade
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    # a symbol that is also a word is the gold only when it is the whole answer
+    ("Which element has atomic number 53?", "Iodine", "I think it's chlorine", Grade.INCORRECT),
+    ("Which element has atomic number 53?", "Iodine", "I would say bromine", Grade.INCORRECT),
+    ("Which element has atomic number 53?", "Iodine", "Iodine (I)", Grade.CORRECT),
+    ("Which element is the lightest noble gas?", "Helium", "He was the first to find it: neon", Grade.INCORRECT),
+    ("Which element has the chemical symbol W?", "Tungsten", "**W**", Grade.CORRECT),
+    # a possessive followed by another person's name names that person
+    ("Who wrote Hamlet?", "William Shakespeare", "Shakespeare's contemporary Christopher Marlowe", Grade.INCORRECT),
+    ("Who wrote Hamlet?", "William Shakespeare", "Shakespeare's Hamlet is his own", Grade.CORRECT),
+])
+def test_wordlike_symbols_and_possessives(question: str, gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(question, gold, answer) is grade

@@ -4,7 +4,8 @@ Applied to a claim before it is compared with a named gold (a term, a place, a t
 towards words the gold itself contains, so a rewrite can never introduce a gold word by accident:
 
 - a chemical symbol or formula for the element or compound the gold names ("N₂" for "Nitrogen",
-  "H2O" for "water"); "He" is rewritten only when the gold is "Helium";
+  "H2O" for "water"); a symbol that is also a word or a letter ("I", "He", "W") only when it is the
+  whole answer;
 - a Roman numeral for the gold's ordinal ("Amendment XIII" for "13th Amendment");
 - a plain plural or singular of a lower-case word ("ohms" for "Ohm"): a capitalised plural may be
   another name ("Williams" for "William"), so it is left alone;
@@ -57,9 +58,19 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"[a-z]+", strip_accents(text).lower()))
 
 
+# Symbols that are also English words or letters ("I think…", "He was…", "O'Neill"): rewritten only
+# when they are the whole answer.
+_WORDLIKE = {formula for formula in _FORMULAS if len(formula) == 1} | {"He"}
+
+
 def _formulas(claim: str, gold_words: set[str]) -> str:
+    alone = claim.strip().strip(".!*\"'`").strip()
     for formula, name in _FORMULAS.items():
-        if set(name.split()) <= gold_words:
+        if not set(name.split()) <= gold_words:
+            continue
+        if formula in _WORDLIKE:
+            claim = name if alone == formula else claim
+        else:
             claim = re.sub(rf"(?<![\w.]){re.escape(formula)}(?![\w])", name, claim)
     return claim
 

@@ -150,16 +150,20 @@ RELATIVES = frozenset("""
 brother brothers sister sisters son sons daughter daughters wife husband widow widower father mother
 parent parents grandson granddaughter grandfather grandmother nephew niece cousin uncle aunt child
 children heir successor predecessor rival student students pupil pupils teacher mentor assistant
-partner colleague friend apprentice protege biographer
+partner colleague friend apprentice protege biographer contemporary contemporaries collaborator
+associate opponent
 """.split())
 
 
 def _relative_follows(after: list[Token]) -> bool:
-    """A noun naming someone else follows the possessive, at most one word later ("Bach's eldest son")."""
-    for token in after[:2]:
+    """Someone else follows the possessive: a noun naming them at most one word later ("Bach's
+    eldest son"), or a capitalised name after a word ("Shakespeare's contemporary Christopher Marlowe")."""
+    for position, token in enumerate(after[:3]):
         if token.gap.strip():
             return False
-        if token.norm in RELATIVES:
+        if token.norm in RELATIVES and position < 2:
+            return True
+        if position and token.capitalised:
             return True
     return False
 
