@@ -212,5 +212,8 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     folder.mkdir(parents=True, exist_ok=True)
     write_csv(rows, folder / "sweep.csv")
     print_table(rows, console)
-    console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold]")
+    from factprobe.eval.html.sweep_page import write_sweep_html
+
+    page = write_sweep_html(rows, folder, print_table)
+    console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold], in a browser: [bold]{page}[/bold]")
     return rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -185,6 +186,10 @@ def test_sweep_expands_the_grid_folds_identical_cells_and_writes_one_table(tmp_p
     assert len([p for p in out.iterdir() if p.is_dir()]) == 3
     best = {row["samples"]: row for row in rows if row["strategy"] == "best_of_n"}
     assert set(best) == {"1", "2"} and all(row["f_score_delta"] != "" for row in best.values())
+    page = (out / "sweep.html").read_text(encoding="utf-8")
+    assert "sweep (answerable questions" in page and page.count('<tr') >= len(rows) + 1
+    links = re.findall(r'<a href="([^"#]+)">', page)
+    assert len(links) == len(cells) and all((out / link).is_file() for link in links)
     # running the sweep again resumes every cell: no new model calls
     calls = len(scripted.calls)
     assert cli.main(["sweep", str(grid), "--out", str(out)]) == 0

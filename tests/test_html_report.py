@@ -367,3 +367,34 @@ def test_view_opens_the_report_or_prints_its_path(run_dir, monkeypatch, capsys):
     assert cli.main(["view", str(run_dir)]) == 0
     assert capsys.readouterr().out.strip() == str(path)
     assert cli.main(["view", str(run_dir / "missing")]) == 2
+
+
+def sweep_row(cell: str, strategy: str, samples: int, f_score: float, run_dir: Path) -> dict[str, Any]:
+    return {"cell": cell, "strategy": strategy, "samples": samples, "n": 10, "accuracy": f_score,
+            "incorrect_rate": 1 - f_score, "not_attempted_rate": 0.0, "cga": f_score, "f_score": f_score,
+            "f_score_delta": None, "ci_low": None, "ci_high": None, "p_value": None, "latency_ratio": None,
+            "tokens_ratio": None, "ece": 0.1, "run_dir": str(run_dir), "baseline": "vanilla", "exit_status": 0}
+
+
+def test_sweep_html_sorts_its_table_and_links_every_cell(browser, tmp_path):
+    from factprobe.eval.html.sweep_page import write_sweep_html
+    from factprobe.eval.sweep import print_table
+
+    folder = tmp_path / "grid"
+    rows = []
+    for cell, samples, f_score in (("c1", 1, 0.30), ("c2", 2, 0.50), ("c3", 4, 0.40)):
+        (folder / cell).mkdir(parents=True)
+        (folder / cell / "report.html").write_text("<title>cell</title>", encoding="utf-8")
+        rows.append(sweep_row(cell, "best_of_n", samples, f_score, folder / cell))
+    page_path = write_sweep_html(rows, folder, print_table)
+    offline = OfflinePage(browser, page_path)
+    page = offline.open()
+    block = page.locator(".table-block").first
+    block.locator("thead th").filter(has_text=re.compile(r"^\s*F\s*$")).click()
+    cells = block.locator("tbody tr td:nth-child(1)").all_inner_texts()
+    assert cells in (["c1", "c3", "c2"], ["c2", "c3", "c1"])  # sorted by F, either direction
+    links = page.locator("#runs a")
+    assert links.all_inner_texts() == ["c1", "c2", "c3"]
+    assert all((folder / href).is_file() for href in (links.nth(i).get_attribute("href") for i in range(3)))
+    assert offline.foreign == [] and offline.errors == []
+    offline.context.close()
