@@ -93,16 +93,11 @@ def _exact(data: dict[str, Any]) -> bool:
             and _str_list(data["retrieved_ids"]) and _str_list(data["gold_passage_ids"]))
 
 
-def _loads(line: str) -> Any:
-    """The JSON value of a line; orjson refuses NaN and Infinity, which are not JSON."""
-    return orjson.loads(line)
-
-
 def fast_row_dict(line: str) -> dict[str, Any] | None:
     """The row as `Result.model_dump(mode="json")` would give it, or None when only the pydantic
     model can tell (a missing field, a value it would coerce, a range or JSON error)."""
     try:
-        data = _loads(line)
+        data = orjson.loads(line)  # refuses NaN and Infinity, which are not JSON
     except (ValueError, RecursionError):
         return None
     if type(data) is not dict:

@@ -70,6 +70,17 @@ class SummaryInput:
         chosen = config.get("baseline") or resolve_baseline(None, config.get("strategies") or list(names))
         return chosen if chosen in names else None
 
+    def strategy_flag(self, strategy: str, flag: str) -> bool:
+        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`) as the manifest recorded
+        it (`strategy_flags`), so a report loads no strategy; for a run from before that key, the
+        strategy registry's answer (False for a strategy not registered in this process)."""
+        recorded = (self.manifest.get("strategy_flags") or {}).get(strategy)
+        if recorded is not None:
+            return bool(recorded.get(flag))
+        from factprobe.agents.registry import describes
+
+        return describes(strategy, flag)
+
 
 def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
     """Decorator: the function computes `summary[name]`."""

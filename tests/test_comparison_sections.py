@@ -176,9 +176,15 @@ def test_main_table_shows_both_deltas_their_p_values_and_the_pairs() -> None:
 
 
 def test_refusal_offer_is_read_from_the_manifest_before_the_registry() -> None:
-    from factprobe.eval.sections.self_awareness import offers_refusal
+    from factprobe.eval.summary import SummaryInput
 
-    recorded = {"strategy_flags": {"my_refusal": {"offers_refusal": True}, "refusal": {"offers_refusal": False}}}
+    recorded = SummaryInput([], {"strategy_flags": {"my_refusal": {"offers_refusal": True},
+                                                    "refusal": {"offers_refusal": False}}})
+    older = SummaryInput([], {})
+
+    def offers_refusal(strategy: str, data: SummaryInput) -> bool:
+        return data.strategy_flag(strategy, "offers_refusal")
+
     assert offers_refusal("my_refusal", recorded)          # a plugin strategy not loaded in this process
     assert not offers_refusal("refusal", recorded)         # the record wins over the registry
-    assert offers_refusal("refusal", {}) and not offers_refusal("vanilla", {})  # older manifests: the registry
+    assert offers_refusal("refusal", older) and not offers_refusal("vanilla", older)  # older manifests: the registry

@@ -32,17 +32,6 @@ from factprobe.eval.summary import SummaryInput, is_graded, summary_section
 USABLE_FORCED = {Grade.CORRECT.value, Grade.INCORRECT.value, Grade.NOT_ATTEMPTED.value}
 
 
-def offers_refusal(strategy: str, manifest: dict[str, Any]) -> bool:
-    """Whether the strategy's prompt offers a refusal option: as the manifest recorded it, else (a run
-    from before `strategy_flags`) as the strategy registry says."""
-    recorded = manifest.get("strategy_flags", {}).get(strategy)
-    if recorded is not None:
-        return bool(recorded.get("offers_refusal"))
-    from factprobe.eval.forced_reask import offers_refusal as registered_offers_refusal
-
-    return registered_offers_refusal(strategy)
-
-
 def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
     """Whether the refused answerable row is answered correctly when forced; None if unknown."""
     if not refusal_offered:
@@ -89,7 +78,7 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
 @summary_section("self_awareness")
 def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
     grouped = data.by_strategy
-    offered = {name: offers_refusal(name, data.manifest) for name in grouped}
+    offered = {name: data.strategy_flag(name, "offers_refusal") for name in grouped}
     if not any(offered.values()) and all(row.answerable for row in data.rows):
         return {}
     return {name: quadrant(rows, offered[name]) for name, rows in grouped.items()}
