@@ -132,3 +132,19 @@ def test_sign_flip_p_of_delta_accuracy_holds_its_level_at_a_true_null() -> None:
     print(f"Δaccuracy = 0: false rejections clustered {clustered:.3f}, naive {naive:.3f}")
     assert 0.035 <= clustered <= 0.065
     assert naive > 0.09
+
+
+def test_a_single_runs_interval_covers_too(different: np.ndarray) -> None:
+    """The same check through the path a report takes: one run's (questions, k) counts at a time,
+    resampled as multinomial draws over its distinct count patterns. 400 data sets: the band is
+    about ±2.7 standard errors around 95%."""
+    counts = by_question(different)[:400]
+    f_truth, acc_truth = true_f(*A) - true_f(*B), population(*A)[0] - population(*B)[0]
+    covered = np.zeros(2)
+    for one in counts:
+        for index, (statistic, truth) in enumerate(((f_delta, f_truth), (accuracy_delta, acc_truth))):
+            low, high = cluster_bootstrap_ci(one, statistic, seed=7)
+            covered[index] += low <= truth <= high
+    f_cover, acc_cover = covered / len(counts)
+    print(f"single-run coverage: ΔF {f_cover:.3f}, Δaccuracy {acc_cover:.3f}")
+    assert 0.92 <= f_cover <= 0.98 and 0.92 <= acc_cover <= 0.98
