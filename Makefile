@@ -27,6 +27,7 @@ run: install
 
 test: install-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 
 bench: install-dev

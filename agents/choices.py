@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 
 LETTERS = string.ascii_uppercase
 REFUSAL_OPTION = "Sorry, I can't help with it"   # MM-SAP's refusal phrase (protocols §6)

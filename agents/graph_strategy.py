@@ -21,7 +21,7 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.plugins import load_entry_point
 from factprobe.agents.registry import StrategySpec, check_name, register
 from factprobe.agents.state import QAState
-from factprobe.eval.schema import CallRecord
+from factprobe.eval.core.schema import CallRecord
 
 
 class CallCounter(UsageMetadataCallbackHandler):

@@ -16,7 +16,7 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
 
-from factprobe.eval.extensions import import_entry_point
+from factprobe.eval.core.extensions import import_entry_point
 
 ENTRY_POINT_GROUP = "factprobe.strategies"
 

@@ -26,7 +26,7 @@ VANILLA_USER = "{question_block}"
 REFUSAL_USER = ("{question_block}\n\nIf you do not know the answer, write exactly "
                 "\"Sorry, I can't help with it\" as your answer. " + ANSWER_FORMAT)
 
-# Input settings (factprobe.eval.media.modality): a line before the question, in every call a
+# Input settings (factprobe.eval.core.modality): a line before the question, in every call a
 # strategy makes, saying what accompanies it.
 MEDIA_NOTE = ("The {count} attached images show what the question is about (a video's frames are "
               "in playback order).")

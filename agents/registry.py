@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from factprobe.agents.context import StrategyContext
-from factprobe.eval.extensions import DuplicateExtensionError
+from factprobe.eval.core.extensions import DuplicateExtensionError
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
@@ -47,11 +47,7 @@ class UnknownStrategyError(ValueError):
 
 
 class DuplicateStrategyError(DuplicateExtensionError):
-    """Two different builders registered under one name (the rule of factprobe.eval.extensions)."""
-
-
-class StrategyOptionError(ValueError):
-    """A strategy option out of its range (e.g. `--samples 0`); the message names the option."""
+    """Two different builders registered under one name (the rule of factprobe.eval.core.extensions)."""
 
 
 def register(spec: StrategySpec, replace: bool = False) -> None:
@@ -120,9 +116,9 @@ def describes(name: str, flag: str) -> bool:
 
 def get_strategy(name: str) -> StrategySpec:
     """The strategy called `name` (or `X+rag`: retrieval, then X; `X@SETTING`: X in an input setting,
-    see factprobe.eval.media.modality); a ValueError lists the known names otherwise."""
+    see factprobe.eval.core.modality); a ValueError lists the known names otherwise."""
     if "@" in name:
-        from factprobe.eval.media.modality import UnknownSettingError, split_variant
+        from factprobe.eval.core.modality import UnknownSettingError, split_variant
 
         try:
             return get_strategy(split_variant(name)[0])
@@ -131,10 +127,21 @@ def get_strategy(name: str) -> StrategySpec:
     base = name.removesuffix("+rag")
     known = _registered_with(name if name in _STRATEGIES or base == name else base)
     if name not in known and base != name and base in known and base != "rag":
-        from factprobe.retrieval.node import rag_composition
-
         return rag_composition(known[base])
     if name not in known:
         raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(known)} "
                                    f"(each also as NAME+rag, with retrieval first)")
     return known[name]
+
+
+def rag_composition(base: Any) -> Any:
+    """The StrategySpec of `base.name + "+rag"`: retrieval, then `base`'s graph."""
+    from factprobe.agents.rag import RAG_SUFFIX, with_retrieval  # langgraph: only when composing
+
+    def build(context: StrategyContext):
+        return with_retrieval(base.build(context), context)
+
+    reads = None if base.reads is None else (*base.reads, "retriever", "top_k")
+    return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
+                        samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
+                        reads=reads)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from factprobe.agents.prompts import SELECT_SYSTEM, SELECT_USER, question_block
-from factprobe.eval.grading.normalize import normalize_answer
+from factprobe.eval.core.normalize import normalize_answer
 
 SELECTORS = ("model", "majority", "confidence")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
-from factprobe.eval.schema import CallRecord, HopResult, Question
+from factprobe.eval.core.schema import CallRecord, HopResult, Question
 
 
 class QAState(TypedDict, total=False):

@@ -32,7 +32,7 @@ from rich.table import Table
 from factprobe.agents.models.base import GenerationParams, Message
 from factprobe.agents.prompts import answer_messages
 from factprobe.agents.strategies.vanilla import vanilla_messages
-from factprobe.eval.config import RunConfig
+from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.datasets.sample import load_sample
 
 QUESTIONS = 20

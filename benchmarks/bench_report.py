@@ -32,7 +32,7 @@ def measure_report(folder: Path, rows: int) -> ReportCost:
     """Write a synthetic run of `rows` rows and time `factprobe report` on it (through
     benchmarks/isolated.py, so the peak is the report's own)."""
     run_dir = write_run(folder, rows)
-    cost = run_isolated([sys.executable, "-m", "factprobe.eval.cli", "report", str(run_dir)])
+    cost = run_isolated([sys.executable, "-m", "factprobe.eval.cli.main", "report", str(run_dir)])
     return ReportCost(rows, cost.wall_s, cost.peak_mb)
 
 

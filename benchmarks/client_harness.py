@@ -88,7 +88,7 @@ def run_process(command: list[str], server: ChatServer, env: dict[str, str], log
 
 
 def factprobe_command(server: ChatServer, dataset: Path, out: Path, resume: bool = False) -> list[str]:
-    command = [sys.executable, "-m", "factprobe.eval.cli", "run", "--out", str(out)]
+    command = [sys.executable, "-m", "factprobe.eval.cli.main", "run", "--out", str(out)]
     if resume:
         return command + ["--resume"]
     return command + ["--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--limit", "0",

@@ -13,8 +13,8 @@ import time
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, GenerationParams, Message
 from factprobe.agents.registry import get_strategy
-from factprobe.eval.runner import stream_graph
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
+from factprobe.eval.run.runner import stream_graph
 
 
 class InstantModel:

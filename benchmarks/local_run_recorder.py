@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from factprobe.agents.models.local import LocalModel
-from factprobe.eval import cli
+from factprobe.eval.cli import main as cli
 
 
 def main(calls_path: Path, run_args: list[str]) -> int:

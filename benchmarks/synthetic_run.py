@@ -12,7 +12,7 @@ import json
 import random
 from pathlib import Path
 
-from factprobe.eval.manifest import strategy_flags
+from factprobe.eval.run.manifest import strategy_flags
 
 STRATEGIES = ("vanilla", "rag")
 CATEGORIES = ("geography", "history", "science", "art", "sport", "music")

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from factprobe.agents.parsing import parse_answer
-from factprobe.eval.schema import CallRecord, TokenLogprob
+from factprobe.eval.core.schema import CallRecord, TokenLogprob
 
 _LABEL = re.compile(r"^\s*\**\s*(?:final\s+)?answer\s*\**\s*[:：-]", re.IGNORECASE | re.MULTILINE)
 

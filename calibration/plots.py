@@ -19,10 +19,10 @@ from matplotlib.figure import Figure
 
 from factprobe.calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
 from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_in
-from factprobe.eval.html.figures import save_figure
-from factprobe.eval.report import report_plot
-from factprobe.eval.schema import Result
-from factprobe.eval.summary import strategy_groups
+from factprobe.eval.analysis.summary import strategy_groups
+from factprobe.eval.core.schema import Result
+from factprobe.eval.report.build import report_plot
+from factprobe.eval.report.html.figures import save_figure
 
 MIN_BIN_COUNT = 20
 PANEL_INCHES = 3.6

@@ -17,10 +17,10 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.models.base import ModelError
-from factprobe.calibration.methods import ConfidenceMethod, MethodInput, get_method
 from factprobe.calibration.statistics import Measurement, StatisticInput, get_statistic
-from factprobe.eval.config import RunConfig
-from factprobe.eval.post_steps import PostStepInput, register_post_step
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.run.confidence import ConfidenceMethod, MethodInput, get_method
+from factprobe.eval.run.steps import PostStepInput, register_post_step
 
 
 def _needs_model(config: RunConfig) -> bool:

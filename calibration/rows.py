@@ -14,9 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from factprobe.eval.schema import Result
-from factprobe.eval.sections.columns import (CORRECT, ERROR, INCORRECT, NOT_ATTEMPTED, UNGRADED, RowColumns,
-                                             columns_of)
+from factprobe.eval.analysis.columns import CORRECT, ERROR, INCORRECT, NOT_ATTEMPTED, UNGRADED, RowColumns, columns_of
+from factprobe.eval.core.schema import Result
 
 VERBAL = "verbal"
 
@@ -44,7 +43,7 @@ class CalibrationSet:
 def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
     """(confidence, correct) over the eligible rows with a value for `method`, plus exclusion counts.
 
-    Computed once per strategy's rows and method (factprobe.eval.sections.columns); each caller
+    Computed once per strategy's rows and method (factprobe.eval.analysis.columns); each caller
     gets its own counts dict."""
     columns = columns_of(rows)
     kept = columns.derived(("calibration_set", method), lambda: _calibration_set(columns, method))

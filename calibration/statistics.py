@@ -22,8 +22,8 @@ from factprobe.agents.prompts import question_block
 from factprobe.agents.state import QAState
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.calibration.answer_span import answer_tokens
-from factprobe.eval.config import RunConfig
-from factprobe.eval.schema import CallRecord, Question
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.schema import CallRecord, Question
 
 # Confidence samples use sample indices from here on, so they never coincide with a strategy's own
 # samples (1, 2, …) of the same prompt in the response cache.

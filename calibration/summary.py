@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from factprobe.calibration.metrics import calibration_metrics, reliability_table
+from factprobe.calibration.intervals import calibration_metrics, reliability_table
 from factprobe.calibration.rows import VERBAL, calibration_set, methods_in
-from factprobe.eval.metrics import mean
-from factprobe.eval.schema import Result
-from factprobe.eval.summary import SummaryInput, strategy_metric, summary_section
+from factprobe.eval.analysis.metrics import mean
+from factprobe.eval.analysis.summary import SummaryInput, strategy_metric, summary_section
+from factprobe.eval.core.schema import Result
 
 CONTRACT_KEYS = ("ece", "mce", "brier", "slope", "auroc")
 

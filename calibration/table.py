@@ -8,8 +8,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.eval.format import num, pct
-from factprobe.eval.report import report_table
+from factprobe.eval.core.format import num, pct
+from factprobe.eval.report.build import report_table
 
 
 def _with_ci(value: float | None, ci: list[float] | None) -> str:

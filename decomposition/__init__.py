@@ -9,4 +9,5 @@
 - `sections`: summary.json `per_hop` and `decomposition`; `report`: their tables and per_hop.png.
 
 See decomposition/README.md for the definitions and the choices made.
+A measurement folder: may import factprobe.eval's run, report, analysis and everything below them.
 """

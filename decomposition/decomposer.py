@@ -17,8 +17,8 @@ from typing import Any
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import ask
 from factprobe.agents.prompts import DECOMPOSE_EXAMPLES, DECOMPOSE_SYSTEM, DECOMPOSE_USER, question_block
-from factprobe.agents.registry import StrategyOptionError
-from factprobe.eval.schema import HOP_REFERENCE, Question
+from factprobe.eval.core.errors import StrategyOptionError
+from factprobe.eval.core.schema import HOP_REFERENCE, Question
 
 MAX_HOPS = 5
 DECOMPOSERS = ("model", "gold")

@@ -12,7 +12,7 @@ with its retrieval, so that "final right, hop wrong" compares like with like: ea
 for its sub-question the way the strategy does, with the run's `--retriever` and `--top-k` over the
 question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
 its hops do; any other extracts the sub-question's entities (the run's entity method, the model by
-default) and builds the queries as the retrieval step before the strategy does (retrieval.node) —
+default) and builds the queries as the retrieval step before the strategy does (factprobe.agents.rag) —
 and the passages go into the vanilla prompt. The probe entry records `retrieval` ("closed_book" or
 "strategy"), `retrieved_ids`, the queries and the retrieval latency.
 
@@ -30,18 +30,18 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.entities import build_queries, extract_entities
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.rag import RAG_SUFFIX, retrieval_pipeline
 from factprobe.agents.registry import get_strategy
 from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.core.schema import Grade, Hop, HopResult, Question
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.rules import matches_gold
-from factprobe.eval.post_steps import PostStepInput, register_post_step
-from factprobe.eval.runner import error_text
-from factprobe.eval.schema import Grade, Hop, HopResult, Question
+from factprobe.eval.run.runner import error_text
+from factprobe.eval.run.steps import PostStepInput, register_post_step
 from factprobe.retrieval.base import RetrievalError
-from factprobe.retrieval.entities import build_queries, extract_entities
-from factprobe.retrieval.node import RAG_SUFFIX, RetrievalPipeline
 
 PROBE_PIPELINE = "hop_probe_retrieval"   # context.resources key: one retrieval pipeline per run
 
@@ -74,11 +74,11 @@ def uses_retrieval(strategy: str) -> bool:
         return False
 
 
-def probe_pipeline(context: StrategyContext) -> RetrievalPipeline:
+def probe_pipeline(context: StrategyContext) -> Any:
     """The run's retrieval pipeline for probes, built on first use and kept in the context's
     resources (the shared index is then loaded once per run, not once per probe)."""
     if PROBE_PIPELINE not in context.resources:
-        context.resources[PROBE_PIPELINE] = RetrievalPipeline(context)
+        context.resources[PROBE_PIPELINE] = retrieval_pipeline(context)
     return context.resources[PROBE_PIPELINE]
 
 

@@ -13,10 +13,10 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.eval.format import num, pct
-from factprobe.eval.html.figures import save_figure
-from factprobe.eval.report import report_plot, report_table
-from factprobe.eval.schema import Result
+from factprobe.eval.core.format import num, pct
+from factprobe.eval.core.schema import Result
+from factprobe.eval.report.build import report_plot, report_table
+from factprobe.eval.report.html.figures import save_figure
 
 
 def hop_counts(entries: dict[str, Any]) -> list[str]:

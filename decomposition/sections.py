@@ -24,13 +24,12 @@ from typing import Any, Callable
 
 import numpy as np
 
-from factprobe.eval.metrics import grade_metrics, mean, ratio
-from factprobe.eval.schema import GRADED, Grade, Result
-from factprobe.eval.sections.columns import CODE, GRADE_ORDER
-from factprobe.eval.slim_rows import hop_grades
-from factprobe.eval.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
-from factprobe.eval.summary import SummaryInput, answerable, summary_section
-
+from factprobe.eval.analysis.columns import CODE, GRADE_ORDER
+from factprobe.eval.analysis.metrics import grade_metrics, mean, ratio
+from factprobe.eval.analysis.stats import DEFAULT_RESAMPLES, bootstrap_statistics, f_from_counts, percentile_interval
+from factprobe.eval.analysis.summary import SummaryInput, answerable, summary_section
+from factprobe.eval.core.schema import GRADED, Grade, Result
+from factprobe.eval.store.slim_rows import hop_grades
 
 
 def probe_grades(row: Result) -> list[Grade] | None:

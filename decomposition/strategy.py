@@ -27,12 +27,13 @@ from langgraph.graph import END, START, StateGraph
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import ask, parse_node
 from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.rag import retrieval_pipeline
 from factprobe.agents.registry import register_strategy
 from factprobe.agents.state import QAState
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.decomposition.decomposer import check_decomposer, gold_plan, model_plan
+from factprobe.eval.core.schema import HOP_REFERENCE, HopResult, Question
 from factprobe.eval.grading.phrases import is_refusal
-from factprobe.eval.schema import HOP_REFERENCE, HopResult, Question
 
 
 @dataclass
@@ -62,9 +63,7 @@ def pipeline_retriever(context: StrategyContext) -> HopRetriever:
 
     async def retrieve(question: Question, text: str) -> HopPassages:
         if not pipelines:
-            from factprobe.retrieval.node import RetrievalPipeline
-
-            pipelines.append(RetrievalPipeline(context))
+            pipelines.append(retrieval_pipeline(context))
         found = await pipelines[0].search(question, [text])
         return HopPassages(found["passages"], found["latency_s"], found["step"])
 

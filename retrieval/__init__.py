@@ -1,6 +1,8 @@
 """Retrieval: passages from a local corpus (BM25, dense, hybrid), Wikipedia or the web.
 
 `base` holds the retriever protocol, `registry.build_retriever` turns a `--retriever` value into a
-retriever, `entities` turns a question into queries, and `node` is the graph step that composes
-retrieval in front of any strategy (`X+rag`).
+retriever, and `pipeline` searches one question's queries in the right corpus (the graph steps
+that use it are factprobe.agents.rag).
+
+May import: factprobe.eval.core and factprobe.eval.store only.
 """

@@ -12,7 +12,7 @@ from typing import Sequence
 
 from llama_index.retrievers.bm25 import BM25Retriever
 
-from factprobe.eval.schema import Passage
+from factprobe.eval.core.schema import Passage
 from factprobe.retrieval.base import RetrievalError, RetrievedPassage
 from factprobe.retrieval.corpus import fingerprint, to_nodes
 from factprobe.retrieval.index_cache import cached_index, remember

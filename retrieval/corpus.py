@@ -11,9 +11,9 @@ import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from factprobe.eval.datasets.errors import DatasetError
-from factprobe.eval.datasets.jsonl import read_jsonl_models
-from factprobe.eval.schema import Passage
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.jsonl import read_jsonl_models
+from factprobe.eval.core.schema import Passage
 
 if TYPE_CHECKING:
     from llama_index.core.schema import TextNode

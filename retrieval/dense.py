@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
-from factprobe.eval.schema import Passage
+from factprobe.eval.core.schema import Passage
 from factprobe.retrieval.base import RetrievalError, RetrievedPassage
 from factprobe.retrieval.corpus import fingerprint, to_nodes
 from factprobe.retrieval.index_cache import cached_index, remember

@@ -14,7 +14,7 @@ from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from factprobe.agents.models.cache import default_cache_dir
+from factprobe.eval.store.json_store import default_cache_dir
 
 T = TypeVar("T")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 
 
 def gold_passage_ids(question: Question) -> list[str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from factprobe.eval.schema import Passage
+from factprobe.eval.core.schema import Passage
 from factprobe.retrieval.base import RetrievalError, Retriever
 
 RETRIEVERS = {

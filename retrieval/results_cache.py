@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from factprobe.agents.models.cache import JsonStore, default_cache_dir, hash_key
+from factprobe.eval.store.json_store import JsonStore, default_cache_dir, hash_key
 from factprobe.retrieval.base import Retrieval, RetrievedPassage, Retriever, timed_search
 
 CACHE_VERSION = "1"

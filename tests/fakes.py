@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 
 Script = Callable[[list[Message], GenerationParams], str]
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import factprobe
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents import registry
-from factprobe.eval.schema import Question, Result
-from factprobe.eval.session import RunFailed
+from factprobe.eval.core.schema import Question, Result
+from factprobe.eval.run.session import RunFailed
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
@@ -283,7 +283,7 @@ def test_plots_draw_on_the_users_own_axes(tmp_path, dataset, scripted) -> None:
 
 
 def test_sweep_never_folds_an_option_a_confidence_method_reads(tmp_path) -> None:
-    from factprobe.eval.sweep import expand
+    from factprobe.eval.run.sweep import expand
 
     cells = expand({"strategies": [["vanilla"]], "confidence": ["verbal", "consistency"],
                     "sample_temperature": [0.5, 1.0]}, tmp_path)

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-import factprobe.eval.audit_command as audit_command
-import factprobe.eval.cli as cli
+import factprobe.eval.cli.audit as audit_command
+import factprobe.eval.cli.main as cli
 from factprobe.eval.grading.audit import cohen_kappa, load_cases
 from tests.fakes import ScriptedModel, last_user
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 import pytest
 
-from factprobe.eval.cli import main
+from factprobe.eval.cli.main import main
 from tests.conftest import local_model_available
 from tests.fault_server import SERVED_MODEL, FaultServer
 

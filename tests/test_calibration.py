@@ -14,23 +14,45 @@ import pytest
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, roc_auc_score
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import Completion, ModelError
 from factprobe.calibration.answer_span import answer_span, answer_tokens
-from factprobe.calibration.metrics import (Cells, _squared_errors, accuracy_at_coverage, auroc, auroc_ci, average_ranks, aurc, batched_auroc, batched_ece,
-                                           batched_ece_debiased_squared, bin_index, bootstrap_ci, brier,
-                                           calibration_metrics, ece, ece_debiased, ece_debiased_ci,
-                                           equal_mass_edges, mce, reliability_bins, reliability_table,
-                                           risk_coverage, weighted_slope)
+from factprobe.calibration.intervals import (
+    Cells,
+    auroc_ci,
+    batched_auroc,
+    batched_ece,
+    batched_ece_debiased_squared,
+    bootstrap_ci,
+    calibration_metrics,
+    ece_debiased_ci,
+    reliability_table,
+)
+from factprobe.calibration.metrics import (
+    _squared_errors,
+    accuracy_at_coverage,
+    aurc,
+    auroc,
+    average_ranks,
+    bin_index,
+    brier,
+    ece,
+    ece_debiased,
+    equal_mass_edges,
+    mce,
+    reliability_bins,
+    risk_coverage,
+    weighted_slope,
+)
 from factprobe.calibration.post_step import confidence_step
 from factprobe.calibration.rows import calibration_set
-from factprobe.eval.config import RunConfig
-from factprobe.eval.post_steps import PostStepInput
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import CallRecord, Grade, Question, Result, TokenLogprob
-from factprobe.eval.summary import build_summary
+from factprobe.eval.analysis.summary import build_summary
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.schema import CallRecord, Grade, Question, Result, TokenLogprob
+from factprobe.eval.run.steps import PostStepInput
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 TOL = 1e-9

@@ -1,4 +1,4 @@
-"""Shared columns (factprobe.eval.sections.columns): built once per strategy, read the same as the rows."""
+"""Shared columns (factprobe.eval.analysis.columns): built once per strategy, read the same as the rows."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ from rich.console import Console
 
 from benchmarks.synthetic_run import write_run
 from factprobe.calibration.rows import calibration_set, methods_in
-from factprobe.eval.metrics import grade_metrics
-from factprobe.eval.report import write_report
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade
-from factprobe.eval.sections.columns import StrategyRows, answerable_scores, columns_of
-from factprobe.eval.sections.gains import compare
-from factprobe.eval.summary import latest_rows, strategy_groups
+from factprobe.eval.analysis.columns import StrategyRows, answerable_scores, columns_of
+from factprobe.eval.analysis.gains import compare
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.analysis.summary import latest_rows, strategy_groups
+from factprobe.eval.core.schema import Grade
+from factprobe.eval.report.build import write_report
+from factprobe.eval.store.run_dir import RunDir
 
 
 @pytest.fixture

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.phrases import REFUSAL_PHRASE
-from factprobe.eval.metrics import grade_metrics
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [

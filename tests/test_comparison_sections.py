@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from factprobe.eval.metrics import grade_metrics
-from factprobe.eval.schema import Grade, Result
-from factprobe.eval.sections.gains import compare
-from factprobe.eval.sections.repeats import repeats
-from factprobe.eval.sections.self_awareness import quadrant
-from factprobe.eval.summary import SummaryInput, build_summary
-from factprobe.eval.ttc import best_of_n_curve, curve_sizes, self_refine_curve
+from factprobe.eval.analysis.gains import compare
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.analysis.repeats import repeats
+from factprobe.eval.analysis.summary import SummaryInput, build_summary
+from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.self_awareness.section import quadrant
+from factprobe.eval.ttc.curves import best_of_n_curve, curve_sizes, self_refine_curve
 
 C, I, N = Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED
 
@@ -158,7 +158,7 @@ def test_repeats_mean_and_sample_std() -> None:
 def test_main_table_shows_both_deltas_their_p_values_and_the_pairs() -> None:
     from rich.console import Console
 
-    from factprobe.eval.tables.scores import scores_table
+    from factprobe.eval.report.tables.scores import scores_table
 
     grades = {"a": (C, C), "b": (C, I), "c": (I, I), "d": (N, C)}
     rows = [row(q, "vanilla", I, r) for q in grades for r in range(2)]
@@ -176,7 +176,7 @@ def test_main_table_shows_both_deltas_their_p_values_and_the_pairs() -> None:
 
 
 def test_refusal_offer_is_read_from_the_manifest_before_the_registry() -> None:
-    from factprobe.eval.summary import SummaryInput
+    from factprobe.eval.analysis.summary import SummaryInput
 
     recorded = SummaryInput([], {"strategy_flags": {"my_refusal": {"offers_refusal": True},
                                                     "refusal": {"offers_refusal": False}}})

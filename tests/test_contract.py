@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.registry import strategies
-from factprobe.eval.schema import Hop, Passage, Question
+from factprobe.eval.core.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "category", "answer",

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.cache import CachedModel, ResponseCache
 from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Hop, Passage, Question, Result
+from factprobe.eval.core.schema import Hop, Passage, Question, Result
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 ORWELL = Question(
@@ -333,7 +333,7 @@ def probed_row(qid: str, grade: str, probes: list[str], repeat: int = 0) -> Resu
 
 
 def test_per_hop_pools_every_hop_count_and_gives_intervals_over_questions() -> None:
-    from factprobe.eval.summary import build_summary
+    from factprobe.eval.analysis.summary import build_summary
 
     C, I, N = "CORRECT", "INCORRECT", "NOT_ATTEMPTED"
     rows = [probed_row("a", C, [C, C]), probed_row("b", I, [I, C]), probed_row("c", C, [C, N]),

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from factprobe.agents.plugins import load_plugin
-from factprobe.eval import report, summary
-from factprobe.eval.extensions import DuplicateExtensionError, Registry
-from factprobe.eval.schema import Result
+from factprobe.eval.analysis import summary
+from factprobe.eval.core.extensions import DuplicateExtensionError, Registry
+from factprobe.eval.core.schema import Result
+from factprobe.eval.report import build as report
 
 
 def test_same_origin_replaces_another_origin_is_an_error() -> None:
@@ -30,8 +31,8 @@ def test_a_users_plugin_adds_a_summary_section_and_a_table(tmp_path: Path, monke
     monkeypatch.setattr(report.TABLES, "_items", dict(report.TABLES._items))
     plugin = tmp_path / "my_section.py"
     plugin.write_text(textwrap.dedent('''
-        from factprobe.eval.report import report_table
-        from factprobe.eval.summary import summary_section
+        from factprobe.eval.report.build import report_table
+        from factprobe.eval.analysis.summary import summary_section
 
         @summary_section("answer_lengths")
         def answer_lengths(data):

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.models.openai_backend import OpenAIModel
-from factprobe.eval.config import RESUME_EXEMPT, RunConfig
-from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS, error_report, redact
-from factprobe.eval.post_steps import PostStep, PostStepInput
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.config.run_config import RESUME_EXEMPT, RunConfig
+from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, redact
+from factprobe.eval.run.steps import PostStep, PostStepInput
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, failing, last_user, write_questions
 
 QUESTIONS = [
@@ -259,8 +259,8 @@ def test_error_report_counts_only_the_latest_row_of_a_key(tmp_path, dataset_file
 
 
 def test_an_error_in_a_hop_probe_is_reported_not_silent() -> None:
-    from factprobe.eval.failures import warnings
-    from factprobe.eval.schema import Result
+    from factprobe.eval.core.schema import Result
+    from factprobe.eval.run.failures import warnings
 
     def row(qid: str, probe_grade: str) -> Result:
         return Result.model_validate({

@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 
 from factprobe.agents.models.base import Completion, GenerationParams, ModelError
-from factprobe.agents.models.cache import CachedModel, ResponseCache, hash_key, request_key
+from factprobe.agents.models.cache import CachedModel, ResponseCache, request_key
 from factprobe.agents.models.openai_backend import OpenAIModel
 from factprobe.agents.models.replies import reply_problem
-from factprobe.eval.cli import main
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade
+from factprobe.eval.cli.main import main
+from factprobe.eval.core.schema import Grade
+from factprobe.eval.store.json_store import hash_key
+from factprobe.eval.store.run_dir import RunDir
 from tests.fault_server import SERVED_MODEL, FaultServer
 
 QUESTION = [{"role": "user", "content": "What is the capital of France?"}]

@@ -6,10 +6,10 @@ import asyncio
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import HedgingPolicy
 from factprobe.eval.grading.judge import JudgeGrader, parse_judge_reply
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 from tests.fakes import ScriptedModel
 
 PARIS = Question(id="q1", question="Which city is the capital of France?", answer="Paris")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.claims import answer_field
 from factprobe.eval.grading.dates import find_dates
 from factprobe.eval.grading.given_names import is_patronymic, same_given_name
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 
 
 def _grade(question: str, gold: str, answer: str) -> Grade:

@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
-from factprobe.eval.format import pct
-from factprobe.eval.html import view
-from factprobe.eval.html.rows import script_json
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Hop, Passage, Question
-from factprobe.eval.summary import latest_rows
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.eval.analysis.summary import latest_rows
+from factprobe.eval.core.format import pct
+from factprobe.eval.core.schema import Grade, Hop, Passage, Question
+from factprobe.eval.report.html import view
+from factprobe.eval.report.html.rows import script_json
+from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval import index_cache
 from tests.fakes import ScriptedModel, last_user, write_questions
 
@@ -377,8 +377,8 @@ def sweep_row(cell: str, strategy: str, samples: int, f_score: float, run_dir: P
 
 
 def test_sweep_html_sorts_its_table_and_links_every_cell(browser, tmp_path):
-    from factprobe.eval.html.sweep_page import write_sweep_html
-    from factprobe.eval.sweep import print_table
+    from factprobe.eval.report.html.sweep_page import write_sweep_html
+    from factprobe.eval.run.sweep import print_table
 
     folder = tmp_path / "grid"
     rows = []

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
 import factprobe.eval.grading.cascade as cascade_module
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.cascade import CascadeGrader, GraderConfigError, build_grader
 from factprobe.eval.grading.judge import JudgeGrader, read_judge_reply
 from factprobe.eval.grading.judge_prompts import JUDGE_POLICIES, JudgePolicyError
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, failing, last_user, write_questions
 
 PARIS = Question(id="q1", question="Which city is the capital of France?", answer="Paris")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from factprobe.eval.run_dir import RunDir
+from factprobe.eval.store.run_dir import RunDir
 from tests.fault_server import SERVED_MODEL, FaultServer
 
 QUESTIONS = 8
@@ -33,7 +33,7 @@ def write_questions(path: Path) -> Path:
 
 
 def command(url: str, data: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "factprobe.eval.cli", "run", "--dataset", f"jsonl:{data}",
+    return [sys.executable, "-m", "factprobe.eval.cli.main", "run", "--dataset", f"jsonl:{data}",
             "--strategies", "vanilla", "--model", f"openai:{SERVED_MODEL}@{url}", "--out", str(out),
             "--request-timeout", "5", "--max-retries", "1", *extra]
 

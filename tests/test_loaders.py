@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
-from factprobe.eval.datasets.errors import DatasetError
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import HOP_REFERENCE, Question
+from factprobe.eval.datasets.describe import describe_dataset
 from factprobe.eval.datasets.musique import natural_question
 from factprobe.eval.datasets.registry import LOADERS, Dataset, describe_loaders, load_dataset
 from factprobe.eval.datasets.relations import relation_question
-from factprobe.eval.describe import describe_dataset
-from factprobe.eval.schema import HOP_REFERENCE, Question
 from tests.fakes import ScriptedModel
 
 SHARED_FILES = {

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes import write_questions
-
-import factprobe.eval.cli as cli
+import factprobe.eval.cli.main as cli
 from factprobe.agents.models.base import GenerationParams
 from factprobe.agents.models.local import LocalModel, embedded_model_path
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 from tests.conftest import requires_local_model
+from tests.fakes import write_questions
 
 pytestmark = [requires_local_model, pytest.mark.model]
 

@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-import factprobe.eval.cli as cli
-from factprobe.agents.models.base import GenerationParams, warm_up
 import factprobe.agents.models.local as local_backend
+import factprobe.eval.cli.main as cli
+from factprobe.agents.models.base import GenerationParams, warm_up
 from factprobe.agents.models.local import LocalModel, default_threads
 from factprobe.agents.models.prefix_states import PrefixStates, load_full_state, prompt_family, save_full_state
 from factprobe.agents.models.registry import load_model
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 from tests.conftest import requires_local_model
 
 CALL_SECONDS = 0.2

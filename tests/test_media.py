@@ -22,15 +22,15 @@ from typing import Any, Iterator
 
 import pytest
 
-import factprobe.eval.cli as cli
+import factprobe.eval.cli.main as cli
 from factprobe.agents.models.base import GenerationParams
 from factprobe.agents.models.cache import request_key
+from factprobe.agents.models.wire import OPENAI_DETAIL
 from factprobe.agents.registry import UnknownStrategyError, get_strategy
+from factprobe.eval.core.modality import expand_variants
 from factprobe.eval.media.attach import Attachment
 from factprobe.eval.media.frames import uniform_indices
-from factprobe.eval.media.modality import expand_variants
-from factprobe.eval.media.store import MediaStore
-from factprobe.eval.media.wire import OPENAI_DETAIL
+from factprobe.eval.store.media_cache import MediaStore
 from tests.conftest import requires_local_model
 from tests.recorded_http import RecordedServer
 
@@ -168,7 +168,7 @@ def test_uniform_indices_are_segment_centres_and_never_more_than_the_frames() ->
 @pytest.mark.parametrize("suffix", [".mp4", ".mkv"])  # mkv records no frame count: packets are counted
 def test_sampler_returns_evenly_spaced_frames_in_playback_order(tmp_path: Path, suffix: str) -> None:
     from factprobe.eval.media.frames import count_frames, sample_frames
-    from factprobe.eval.media.store import encode_jpeg
+    from factprobe.eval.store.media_cache import encode_jpeg
 
     video = tmp_path / f"clip{suffix}"
     write_grey_video(video)
@@ -204,8 +204,8 @@ def test_video_frames_are_resized_encoded_once_and_cached_by_content_frames_and_
 
 
 def test_a_media_folder_is_sent_in_name_order(tmp_path: Path) -> None:
+    from factprobe.eval.core.schema import Question
     from factprobe.eval.media.sources import MediaResolver, MediaSettings
-    from factprobe.eval.schema import Question
 
     folder = tmp_path / "media" / "item7"
     folder.mkdir(parents=True)

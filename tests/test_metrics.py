@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from factprobe.eval.metrics import f_score, grade_metrics
-from factprobe.eval.schema import Grade
+from factprobe.eval.analysis.metrics import f_score, grade_metrics
+from factprobe.eval.core.schema import Grade
 
 
 def grades(correct: int, incorrect: int, not_attempted: int, ungraded: int = 0, errors: int = 0):

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.choices import REFUSAL_OPTION, presented_question, shown_choices
-from factprobe.eval.choice_mapping import choice_grade, letter_by_rules, parse_mapper_reply
-from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.datasets.registry import load_dataset
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.multiple_choice.mapping import choice_grade, letter_by_rules, parse_mapper_reply
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user
 
 PLANETS = Question(id="planet", question="Which planet has the shortest year?",
@@ -186,7 +186,7 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
 
 def test_native_jsonl_gold_must_be_one_of_the_choices(tmp_path) -> None:
     """A gold outside the choices could only ever be graded INCORRECT: refused at load time."""
-    from factprobe.eval.datasets.errors import DatasetError
+    from factprobe.eval.core.errors import DatasetError
     from factprobe.eval.datasets.registry import load_dataset
 
     path = tmp_path / "mc.jsonl"

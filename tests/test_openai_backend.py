@@ -29,7 +29,7 @@ pytest.importorskip("openai", reason="the openai backend needs the `openai` pack
 from factprobe.agents.models.base import GenerationParams, ModelError, ModelSpecError  # noqa: E402
 from factprobe.agents.models.cache import CachedModel, ResponseCache  # noqa: E402
 from factprobe.agents.models.openai_backend import OpenAIModel  # noqa: E402
-from factprobe.eval.schema import TokenLogprob  # noqa: E402
+from factprobe.eval.core.schema import TokenLogprob  # noqa: E402
 
 STARTUP_TIMEOUT_S = 90.0
 QUESTION = [{"role": "system", "content": "Answer briefly."},
@@ -126,8 +126,9 @@ def test_real_server_logprobs(server_url: str, no_key: None) -> None:
 
     # The server's quirk, seen through the official client: logprobs without top_logprobs -> None,
     # which the backend's conversion turns into logprobs=None.
-    from factprobe.agents.models.openai_backend import _token_logprobs
     from openai import AsyncOpenAI
+
+    from factprobe.agents.models.openai_backend import _token_logprobs
 
     async def bare() -> object:
         client = AsyncOpenAI(api_key="not-needed", base_url=server_url + "/v1", max_retries=0)

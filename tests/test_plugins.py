@@ -17,8 +17,8 @@ import factprobe
 from factprobe.agents import registry
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.plugins import PluginError, load_plugin
-from factprobe.eval.runner import state_costs
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
+from factprobe.eval.run.runner import state_costs
 from tests.fakes import ScriptedModel
 
 

@@ -8,17 +8,19 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.registry import StrategyOptionError, UnknownStrategyError, get_strategy, strategies
-from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
-from factprobe.eval.config import RunConfig
+from factprobe.agents.registry import UnknownStrategyError, get_strategy, strategies
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.errors import StrategyOptionError
+from factprobe.eval.core.schema import Passage, Question
 from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Passage, Question
+from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
+from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval import index_cache
 from factprobe.retrieval.corpus import fingerprint
+from factprobe.retrieval.pipeline import pipeline_for
 from tests.fakes import ScriptedModel, last_user
 
 SAMPLE = {q.id: q for q in load_sample()}
@@ -39,7 +41,7 @@ def reader_script(messages, params) -> str:
 
 def context_for(model: ScriptedModel, **options) -> StrategyContext:
     return StrategyContext(model=model, options={"retriever": "bm25", "top_k": 3, **options},
-                           resources={"corpus": load_sample_corpus(), "config": RunConfig()})
+                           resources={"corpus": load_sample_corpus(), "config": RunConfig(), "retrieval": pipeline_for})
 
 
 def run_graph(name: str, question: Question, model: ScriptedModel, **options) -> dict:
@@ -200,11 +202,12 @@ def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None
 
 
 def test_no_cache_keeps_retrieval_results_off_disk(isolated_cache: Path) -> None:
-    from factprobe.retrieval.node import RetrievalPipeline
+    from factprobe.retrieval.pipeline import RetrievalPipeline
 
     model = ScriptedModel(reader_script)
     context = StrategyContext(model=model, options={"retriever": "bm25", "top_k": 2},
-                              resources={"corpus": load_sample_corpus(), "config": RunConfig(use_cache=False)})
+                              resources={"corpus": load_sample_corpus(), "config": RunConfig(use_cache=False),
+                                         "retrieval": pipeline_for})
     assert RetrievalPipeline(context).cache is None
     state = asyncio.run(get_strategy("rag").build(context).ainvoke({"question": SAMPLE["s-001"], "repeat": 0}))
     assert state["retrieved_ids"][0] == "pa-0001"

@@ -11,21 +11,21 @@ from pathlib import Path
 import pytest
 from llama_index.core.base.embeddings.base import BaseEmbedding
 
-from factprobe.eval.datasets.errors import DatasetError
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.entities import build_queries, extract_entities, parse_entities, rule_entities
+from factprobe.eval.analysis.summary import SummaryInput, strategy_metrics
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Grade, Hop, Passage, Question, Result
 from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
-from factprobe.eval.schema import Grade, Hop, Passage, Question, Result
-from factprobe.eval.summary import SummaryInput, strategy_metrics
 from factprobe.retrieval import index_cache
 from factprobe.retrieval.base import RetrievedPassage
 from factprobe.retrieval.bm25 import BM25Search
 from factprobe.retrieval.corpus import fingerprint, load_corpus
 from factprobe.retrieval.dense import DenseSearch
-from factprobe.retrieval.entities import build_queries, extract_entities, parse_entities, rule_entities
 from factprobe.retrieval.fusion import HybridSearch, reciprocal_rank_fusion
 from factprobe.retrieval.metrics import gold_passage_ids, recall_at_k, reciprocal_rank
 from factprobe.retrieval.registry import RetrieverSpec, parse_spec
 from factprobe.retrieval.results_cache import ResultCache, cached_search
-from factprobe.agents.context import StrategyContext
 from tests.fakes import ScriptedModel
 
 SAMPLE = {q.id: q for q in load_sample()}
@@ -313,7 +313,7 @@ def test_summary_holds_recall_and_mrr_per_strategy() -> None:
             row("rag", "q2", ["x", "p3", "y"], ["p2", "p3"]),         # recall 1/2, rr 1/2
             row("rag", "q3", ["x", "y", "z"], None),                  # no gold: not counted
             row("rag", "q4", None, ["p9"], grade=Grade.ERROR, error="boom")]  # failed before retrieving
-    from factprobe.eval.sections.retrieval import retrieval_scores
+    from factprobe.eval.analysis.retrieval import retrieval_scores
 
     assert retrieval_scores in strategy_metrics()        # registered through SECTIONS
     strategies = {name: retrieval_scores(group) for name, group in SummaryInput(rows).by_strategy.items()}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.claims import answer_text, read_answer, split_list
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 
 RIVER = Question(id="r1", question="Which river runs through Budapest?", answer="Danube")
 FOUNDED = Question(id="r2", question="In which year was the library founded?", answer="1753")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.dates import DateValue, find_dates, gold_date
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 
 LAUNCH = Question(id="d1", question="On what date was the probe launched?", answer="3 September 1997")
 FOUNDED = Question(id="d2", question="In which year was the orchestra founded?", answer="1882")

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import HedgingPolicy
 from factprobe.eval.grading.rules import RuleGrader, matches_gold
-from factprobe.eval.schema import Grade, Question
 
 CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon",
                    aliases=["Lisboa"])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.names import is_person_question, looks_like_name, name_parts
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 
 DISCOVERER = Question(id="p1", question="Who discovered the comet?", answer="Caroline Lucretia Herschel")
 AUTHOR = Question(id="p2", question="Which author wrote the detective series?", answer="P. D. James")

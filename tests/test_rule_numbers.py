@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.numbers import Relation, find_quantities, find_ranges, gold_quantity, relate
 from factprobe.eval.grading.rules import RuleGrader
 from factprobe.eval.grading.spelled import spelled_to_digits
-from factprobe.eval.schema import Grade, Question
 
 
 def ask(question: str, gold: str) -> Question:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.claims import listed_items
 from factprobe.eval.grading.markers import markers, roman_value
 from factprobe.eval.grading.rules import RuleGrader
 from factprobe.eval.grading.tokens import tokenize
-from factprobe.eval.schema import Grade, Question
 
 
 def _grade(question: str, gold: str, answer: str) -> Grade:

@@ -8,9 +8,9 @@ import os
 
 import pytest
 
-from factprobe.eval import run_dir as run_dir_module
-from factprobe.eval.run_dir import RunDir, RunDirError
-from factprobe.eval.schema import Grade, Result
+from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.store import run_dir as run_dir_module
+from factprobe.eval.store.run_dir import RunDir, RunDirError
 
 
 def row(qid: str, confidence: float | None = 80.0) -> Result:

@@ -6,8 +6,8 @@ import argparse
 
 import pytest
 
+from factprobe.eval.config.options import add_run_options
 from factprobe.eval.grading.base import HedgingPolicy
-from factprobe.eval.run_options import add_run_options
 
 
 def run_parser() -> argparse.ArgumentParser:

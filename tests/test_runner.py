@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
-from factprobe.eval.failures import EXIT_TOO_MANY_ERRORS
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
+from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
+from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [

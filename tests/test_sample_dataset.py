@@ -1,4 +1,4 @@
-"""Validation of the bundled `sample` benchmark (every part present in eval/data/sample).
+"""Validation of the bundled `sample` benchmark (every part present in eval/datasets/data/sample).
 
 Answers are compared after `normalize_answer`, and "appears in a passage" means the normalised
 answer occurs in the normalised passage text as whole words (so "8" does not match inside "1803").
@@ -11,9 +11,9 @@ from collections import Counter, defaultdict
 
 import pytest
 
+from factprobe.eval.core.normalize import normalize_answer
+from factprobe.eval.core.schema import HOP_REFERENCE, Passage, Question
 from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
-from factprobe.eval.grading.normalize import normalize_answer
-from factprobe.eval.schema import HOP_REFERENCE, Passage, Question
 
 CATEGORIES = {"geography", "history", "science", "arts", "sport", "technology", "nature", "people"}
 REASONS = {"false_premise", "unknowable", "future", "subjective"}

@@ -1,4 +1,4 @@
-"""Slim rows (factprobe.eval.slim_rows) give the same summary and question browser as full Results."""
+"""Slim rows (factprobe.eval.store.slim_rows) give the same summary and question browser as full Results."""
 
 from __future__ import annotations
 
@@ -8,12 +8,17 @@ from pathlib import Path
 import pytest
 
 from benchmarks.synthetic_run import write_run
-from factprobe.eval.html.rows import (SHARED_FIELDS, iter_record_texts, record_list_chunks, record_text_chunks,
-                                     run_records)
-from factprobe.eval.run_dir import RunDir, RunDirError
-from factprobe.eval.schema import Grade
-from factprobe.eval.slim_rows import SlimRow, fast_row_dict
-from factprobe.eval.summary import build_summary
+from factprobe.eval.analysis.summary import build_summary
+from factprobe.eval.core.schema import Grade
+from factprobe.eval.report.html.rows import (
+    SHARED_FIELDS,
+    iter_record_texts,
+    record_list_chunks,
+    record_text_chunks,
+    run_records,
+)
+from factprobe.eval.store.run_dir import RunDir, RunDirError
+from factprobe.eval.store.slim_rows import SlimRow, fast_row_dict
 
 RECORD_NAMES = {"question_id": "id", "hop_count": "hops"}
 

@@ -8,12 +8,21 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest, bootstrap
 
-from factprobe.eval import stats
-from factprobe.eval.metrics import grade_metrics
-from factprobe.eval.schema import Grade
-from factprobe.eval.stats import (accuracy_delta, bootstrap_statistics, cluster_bootstrap_ci, cluster_counts,
-                                  f_delta, half_binomial_p, mcnemar_exact, relabelling_blocks, relabellings,
-                                  sign_flip_p_value)
+from factprobe.eval.analysis import stats
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.analysis.stats import (
+    accuracy_delta,
+    bootstrap_statistics,
+    cluster_bootstrap_ci,
+    cluster_counts,
+    f_delta,
+    half_binomial_p,
+    mcnemar_exact,
+    relabelling_blocks,
+    relabellings,
+    sign_flip_p_value,
+)
+from factprobe.eval.core.schema import Grade
 
 GRADE_OF = {1: Grade.CORRECT, 0: Grade.INCORRECT, -1: Grade.NOT_ATTEMPTED}
 

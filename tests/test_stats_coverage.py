@@ -26,8 +26,17 @@ import pytest
 from scipy.optimize import brentq
 from scipy.special import expit
 
-from factprobe.eval.stats import (A_ATTEMPTED, A_CORRECT, B_ATTEMPTED, B_CORRECT, PAIRS, accuracy_delta,
-                                  cluster_bootstrap_ci, f_delta, sign_flip_p_value)
+from factprobe.eval.analysis.stats import (
+    A_ATTEMPTED,
+    A_CORRECT,
+    B_ATTEMPTED,
+    B_CORRECT,
+    PAIRS,
+    accuracy_delta,
+    cluster_bootstrap_ci,
+    f_delta,
+    sign_flip_p_value,
+)
 
 QUESTIONS, REPEATS, DATA_SETS, TAU = 200, 3, 2000, 1.5
 NODES, WEIGHTS = np.polynomial.hermite_e.hermegauss(80)        # ∫ f(x) φ(x) dx ≈ Σ w f(x) / √(2π)

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
-import factprobe.eval.taxonomy_command as taxonomy_command
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+import factprobe.eval.taxonomy.command as taxonomy_command
 from factprobe.agents.models.base import ModelError
-from factprobe.eval.schema import Question
-from factprobe.eval.taxonomy import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
+from factprobe.eval.core.schema import Question
+from factprobe.eval.taxonomy.classify import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [

@@ -8,13 +8,14 @@ import pytest
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.prompts import REFUSAL_USER
-from factprobe.agents.registry import StrategyOptionError, get_strategy
+from factprobe.agents.registry import get_strategy
 from factprobe.agents.selection import confidence_index, majority_index, parse_pick
 from factprobe.agents.strategies.self_refine import MAX_ROUNDS, parse_verdict
+from factprobe.eval.core.errors import StrategyOptionError
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.phrases import REFUSAL_PHRASE
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.runner import RECURSION_LIMIT
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.run.runner import RECURSION_LIMIT
 from tests.fakes import ScriptedModel, last_user
 
 QUESTION = Question(id="fr", question="Which city is the capital of France?", answer="Paris")

@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli as cli
-import factprobe.eval.pipeline as pipeline
-from factprobe.eval.datasets.errors import DatasetError
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Grade
 from factprobe.eval.datasets.registry import load_dataset
-from factprobe.eval.metrics import grade_metrics
-from factprobe.eval.run_dir import RunDir
-from factprobe.eval.schema import Grade
-from factprobe.eval.sections.videosimpleqa_scores import benchmark_f_score
 from factprobe.eval.media.attach import Attachment, attached
-from factprobe.eval.post_steps import PostStepInput
-from factprobe.eval.video_evidence import video_evidence
+from factprobe.eval.run.steps import PostStepInput
+from factprobe.eval.store.run_dir import RunDir
+from factprobe.eval.video.scores import benchmark_f_score
+from factprobe.eval.video.step import video_evidence
 from tests.fakes import ScriptedModel, last_user
 
 RECORDS = [

@@ -10,7 +10,7 @@ from factprobe.agents.models.base import Completion, GenerationParams, Message, 
 from factprobe.agents.models.replies import checked
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
-from factprobe.eval.media.wire import anthropic_content
+from factprobe.agents.models.wire import anthropic_content
 
 KEY_VARIABLE = "ANTHROPIC_API_KEY"
 DEFAULT_BASE_URL = "https://api.anthropic.com"
@@ -41,7 +41,7 @@ class AnthropicModel:
     """
 
     supports_logprobs = False
-    supports_images = True  # sent as image blocks (factprobe.eval.media.wire)
+    supports_images = True  # sent as image blocks (factprobe.agents.models.wire)
 
     def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from factprobe.eval.schema import CallRecord, TokenLogprob
+from factprobe.eval.core.schema import CallRecord, TokenLogprob
 
 # role and content (text); a message with images also has `images`: references that
-# factprobe.eval.media.wire turns into each backend's image parts
+# factprobe.agents.models.wire turns into each backend's image parts
 Message = dict[str, Any]
 
 
@@ -103,6 +103,6 @@ def accepts_images(model: ChatModel) -> bool:
     current: object | None = model
     while current is not None:
         if hasattr(current, "supports_images"):
-            return bool(getattr(current, "supports_images"))
+            return bool(current.supports_images)
         current = getattr(current, "inner", None)
     return False

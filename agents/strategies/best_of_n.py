@@ -18,10 +18,11 @@ from factprobe.agents.choices import asked_text
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import ask
 from factprobe.agents.parsing import parse_answer, parse_confidence
-from factprobe.agents.registry import StrategyOptionError, register_strategy
+from factprobe.agents.registry import register_strategy
 from factprobe.agents.selection import SELECTORS, confidence_index, majority_index, parse_pick, selection_messages
 from factprobe.agents.state import QAState
 from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.core.errors import StrategyOptionError
 
 
 def sample_record(index: int, text: str, update: dict[str, Any]) -> dict[str, Any]:

@@ -2,15 +2,15 @@
 
 Extract the question's key entities, retrieve about them (`--retriever`, `--top-k`), answer as
 vanilla does with the passages in the prompt. It is exactly `vanilla+rag`; any strategy X runs with
-retrieval as `X+rag` (see retrieval.node).
+retrieval as `X+rag` (see factprobe.agents.rag).
 """
 
 from __future__ import annotations
 
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.rag import with_retrieval
 from factprobe.agents.registry import register_strategy
 from factprobe.agents.strategies.vanilla import build as build_vanilla
-from factprobe.retrieval.node import with_retrieval
 
 
 @register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla",

@@ -3,7 +3,7 @@
 "Give your best guess even if you are unsure" is replaced by an instruction to answer with the
 fixed phrase "Sorry, I can't help with it" when the model does not know; the rule grader grades
 that phrase NOT_ATTEMPTED. The forced re-ask of refused questions (unknown knowns) is a post step:
-eval/forced_reask.py. The graph is vanilla's with this prompt.
+eval/self_awareness/forced_reask.py. The graph is vanilla's with this prompt.
 """
 
 from __future__ import annotations

@@ -20,9 +20,10 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.nodes import ask, generate_node, parse_node
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.agents.prompts import FEEDBACK_SYSTEM, FEEDBACK_USER, REFINE_USER, answer_messages, question_block
-from factprobe.agents.registry import StrategyOptionError, register_strategy
+from factprobe.agents.registry import register_strategy
 from factprobe.agents.state import QAState
 from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.core.errors import StrategyOptionError
 
 # Each round is two graph steps; this keeps any run well inside the runner's recursion limit.
 MAX_ROUNDS = 32

@@ -8,8 +8,8 @@ the sampling temperature (see `calibration.statistics.samples_statistic`).
 
 from __future__ import annotations
 
-from factprobe.calibration.methods import MethodInput, register_confidence
-from factprobe.eval.grading.normalize import normalize_answer
+from factprobe.eval.core.normalize import normalize_answer
+from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
 @register_confidence("consistency", needs=("samples",), reads=("sample_temperature",))

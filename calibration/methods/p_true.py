@@ -9,7 +9,7 @@ row's trace says which reading was used.
 
 from __future__ import annotations
 
-from factprobe.calibration.methods import MethodInput, register_confidence
+from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
 @register_confidence("p_true", needs=("p_true_probe",))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from factprobe.calibration.methods import MethodInput, register_confidence
+from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
 @register_confidence("token_prob", needs=("answer_tokens",), outputs=("token_prob", "token_prob_min"))

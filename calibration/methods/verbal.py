@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from factprobe.calibration.methods import MethodInput, register_confidence
+from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
 @register_confidence("verbal")

@@ -14,10 +14,16 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, StrictInt
 
-from factprobe.eval.datasets.raw import (AnswerText, Text, answer_and_aliases, check_hop_references, json_records,
-                               parse_records)
+from factprobe.eval.core.schema import Hop, Question
+from factprobe.eval.datasets.raw import (
+    AnswerText,
+    Text,
+    answer_and_aliases,
+    check_hop_references,
+    json_records,
+    parse_records,
+)
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Hop, Question
 
 NAME = "compceleb"
 

@@ -23,10 +23,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, JsonValue
 
+from factprobe.eval.core.normalize import normalize_answer
+from factprobe.eval.core.schema import Hop, Question
 from factprobe.eval.datasets.raw import Text, check_hop_references, json_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.grading.normalize import normalize_answer
-from factprobe.eval.schema import Hop, Question
 
 NAME = "fanoutqa"
 

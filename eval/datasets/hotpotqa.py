@@ -15,9 +15,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, StrictInt
 
+from factprobe.eval.core.schema import Passage, Question
 from factprobe.eval.datasets.raw import Text, json_records, jsonl_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Passage, Question
 
 NAME = "hotpotqa"
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import check_hop_references, jsonl_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 
 def check_filled(path: Path, where: str, question: Question) -> None:

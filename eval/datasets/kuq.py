@@ -12,9 +12,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, StrictBool
 
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, jsonl_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "kuq"
 

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import AnswerText, Text, jsonl_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "mcq"
 LETTERS = string.ascii_uppercase

@@ -19,10 +19,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "mmworld"
 

@@ -16,12 +16,18 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
-from factprobe.eval.datasets.raw import (Text, answer_and_aliases, check_hop_references, jsonl_records, parse_records,
-                               record_error)
+from factprobe.eval.core.normalize import normalize_answer
+from factprobe.eval.core.schema import Hop, Passage, Question
+from factprobe.eval.datasets.raw import (
+    Text,
+    answer_and_aliases,
+    check_hop_references,
+    jsonl_records,
+    parse_records,
+    record_error,
+)
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.datasets.relations import relation_question, tidy_question
-from factprobe.eval.grading.normalize import normalize_answer
-from factprobe.eval.schema import Hop, Passage, Question
 
 NAME = "musique"
 

@@ -11,10 +11,10 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, StrictFloat, StrictInt, StringConstraints, ValidationError
 
-from factprobe.eval.datasets.errors import DatasetError
-from factprobe.eval.datasets.jsonl import read_jsonl_objects, validation_message
-from factprobe.eval.datasets.text import parse_json, read_utf8
-from factprobe.eval.schema import Hop
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.jsonl import read_jsonl_objects, validation_message
+from factprobe.eval.core.schema import Hop
+from factprobe.eval.core.text_files import parse_json, read_utf8
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 Located = tuple[str, dict[str, Any]]

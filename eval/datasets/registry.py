@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from factprobe.eval.datasets.errors import DatasetError
-from factprobe.eval.schema import Passage, Question
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Passage, Question
 
 
 @dataclass

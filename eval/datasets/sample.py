@@ -1,7 +1,7 @@
 """The bundled `sample` benchmark: our own questions and corpus, shipped as package data.
 
-Questions live in `eval/data/sample/questions/*.jsonl` (native schema, one `Question` per line)
-and passages in `eval/data/sample/corpus/*.jsonl` (one `Passage` per line). Files are read in
+Questions live in `eval/datasets/data/sample/questions/*.jsonl` (native schema, one `Question` per line)
+and passages in `eval/datasets/data/sample/corpus/*.jsonl` (one `Passage` per line). Files are read in
 name order, so the dataset is the same on every machine.
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from factprobe.eval.datasets.jsonl import read_jsonl_models
-from factprobe.eval.schema import Passage, Question
+from factprobe.eval.core.jsonl import read_jsonl_models
+from factprobe.eval.core.schema import Passage, Question
 
 
 def sample_dir() -> Path:
     """The folder holding the bundled sample benchmark."""
-    return Path(str(resources.files("factprobe.eval") / "data" / "sample"))
+    return Path(str(resources.files("factprobe.eval.datasets") / "data" / "sample"))
 
 
 def load_sample_corpus() -> list[Passage]:

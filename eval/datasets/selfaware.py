@@ -11,9 +11,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, StrictBool, StrictInt
 
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, json_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "selfaware"
 

@@ -16,11 +16,11 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, Field, field_validator
 
-from factprobe.eval.datasets.errors import DatasetError
-from factprobe.eval.datasets.text import read_utf8
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Question
+from factprobe.eval.core.text_files import read_utf8
 from factprobe.eval.datasets.raw import Located, Text, parse_records
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "simpleqa"
 COLUMNS = {"question": ("question", "problem"), "true_answer": ("true_answer", "answer")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from factprobe.eval.schema import Question
+from factprobe.eval.core.schema import Question
 
 
 def stratum(question: Question) -> tuple[bool, int]:

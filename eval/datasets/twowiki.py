@@ -18,12 +18,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field, StrictInt
 
+from factprobe.eval.core.normalize import normalize_answer
+from factprobe.eval.core.schema import Hop, Passage, Question
 from factprobe.eval.datasets.hotpotqa import gold_passage_ids, read_records, titled_corpus
 from factprobe.eval.datasets.raw import Text, parse_records
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.datasets.relations import relation_question
-from factprobe.eval.grading.normalize import normalize_answer
-from factprobe.eval.schema import Hop, Passage, Question
 
 NAME = "2wiki"
 

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
+from factprobe.eval.core.schema import Hop, Question
 from factprobe.eval.datasets.raw import AnswerText, Text, json_records, parse_records, record_error
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Hop, Question
 
 NAME = "videosimpleqa"
 MIN_HOPS, MAX_HOPS = 2, 4

@@ -20,11 +20,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_document, parse_records
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.schema import Question
 
 NAME = "worldsense"
 TASK_KEY = re.compile(r"task\d+")

@@ -16,8 +16,8 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import Grader
-from factprobe.eval.schema import Grade, Question
 
 LABELS = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 GRADE_COLUMNS = (*LABELS, Grade.UNGRADED)
@@ -63,7 +63,7 @@ class LoadedCase:
 
 def builtin_cases_path() -> Path:
     """The labelled set shipped with factprobe."""
-    return Path(str(files("factprobe.eval") / "data" / "grading_cases.jsonl"))
+    return Path(str(files("factprobe.eval.grading") / "data" / "grading_cases.jsonl"))
 
 
 def _case_error(path: Path, line: int, field: str, problem: str) -> CasesError:

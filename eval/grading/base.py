@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from factprobe.eval.schema import Grade, Question
+from factprobe.eval.core.schema import Grade, Question
 
 
 class HedgingPolicy(str, Enum):

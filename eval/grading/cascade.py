@@ -7,11 +7,11 @@ The cascade grades with the rule grader and asks the judge only where the rules 
 from __future__ import annotations
 
 from factprobe.agents.models.base import ChatModel
-from factprobe.eval.grading.base import Grader, GradeOutcome, HedgingPolicy
+from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.grading.base import GradeOutcome, Grader, HedgingPolicy
 from factprobe.eval.grading.judge import JudgeGrader
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicyError, judge_policy
 from factprobe.eval.grading.rules import RuleGrader
-from factprobe.eval.schema import Grade, Question
 
 GRADER_CHOICES = ("rules", "judge", "cascade")
 

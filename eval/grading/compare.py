@@ -8,15 +8,30 @@ from decimal import Decimal
 from typing import Callable
 
 from factprobe.eval.grading.claims import split_list
-from factprobe.eval.grading.dates import (DateMention, DateRelation, DateValue, find_dates, find_periods, gold_date,
-                                         relate_date)
+from factprobe.eval.grading.dates import (
+    DateMention,
+    DateRelation,
+    DateValue,
+    find_dates,
+    find_periods,
+    gold_date,
+    relate_date,
+)
 from factprobe.eval.grading.equivalents import in_gold_wording
 from factprobe.eval.grading.markers import marker_conflict
-from factprobe.eval.grading.negation import negated_span
-from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.names import is_person_question, looks_like_name, match_person, without_nickname
-from factprobe.eval.grading.numbers import (Quantity, Relation, find_quantities, find_ranges, gold_quantity, relate,
-                                           unit_asked, written_in_full)
+from factprobe.eval.grading.negation import negated_span
+from factprobe.eval.grading.numbers import (
+    Quantity,
+    Relation,
+    find_quantities,
+    find_ranges,
+    gold_quantity,
+    relate,
+    unit_asked,
+    written_in_full,
+)
+from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.text_match import ACRONYM_REASON, match_text
 from factprobe.eval.grading.tokens import STOPWORDS, Token, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best

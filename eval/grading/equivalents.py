@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from factprobe.eval.grading.normalize import strip_accents
+from factprobe.eval.core.normalize import strip_accents
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 # Formulas and symbols -> the name they stand for; diatomic gases are written with their "2".

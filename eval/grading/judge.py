@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
-from factprobe.eval.schema import Grade, Question
 
 _GRADE_LINE = re.compile(r"^\W*grade\W*[:：](.*)$", re.IGNORECASE)
 _LABEL = re.compile(r"^\W*(CORRECT|INCORRECT|NOT[ _]ATTEMPTED)\W*$", re.IGNORECASE)

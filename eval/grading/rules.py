@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 
+from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.claims import Reading, read_answer, split_list
 from factprobe.eval.grading.compare import compare_claim, question_words
@@ -51,7 +52,6 @@ from factprobe.eval.grading.numbers import gold_quantity
 from factprobe.eval.grading.phrases import is_hedged, is_refusal
 from factprobe.eval.grading.tokens import HEDGE_WORDS, STOPWORDS, consonant_skeleton, names_in, tokenize
 from factprobe.eval.grading.verdict import Finding, Verdict, best
-from factprobe.eval.schema import Grade, Question
 
 __all__ = ["RuleGrader", "matches_gold", "is_hedged", "is_refusal"]
 

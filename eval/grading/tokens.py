@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
-from factprobe.eval.grading.normalize import strip_accents
+from factprobe.eval.core.normalize import strip_accents
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 # A word keeps a trailing "+" or "#" that is part of its name ("C++", "C#", "A+"); a sign before a

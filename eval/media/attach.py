@@ -15,13 +15,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, ModelSpecError, \
-    accepts_images, warm_up
+from factprobe.agents.models.base import (
+    ChatModel,
+    Completion,
+    GenerationParams,
+    Message,
+    ModelSpecError,
+    accepts_images,
+    warm_up,
+)
+from factprobe.agents.models.wire import with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
-from factprobe.eval.media.modality import CAPTION, FRAMES, TEXT, split_variant
+from factprobe.eval.core.modality import CAPTION, FRAMES, TEXT, split_variant
+from factprobe.eval.core.schema import Question
 from factprobe.eval.media.sources import MediaError, MediaResolver, MediaSettings
-from factprobe.eval.media.wire import with_images
-from factprobe.eval.schema import Question
 
 
 class MediaRefusedError(ModelSpecError):
@@ -60,7 +67,8 @@ class Attachment:
         return {"modality": self.setting, "images": len(self.images)}
 
 
-_CURRENT: ContextVar[Attachment] = ContextVar("factprobe_attachment", default=Attachment())
+# Attachment is a frozen dataclass, so one shared default cannot be changed by a job
+_CURRENT: ContextVar[Attachment] = ContextVar("factprobe_attachment", default=Attachment())  # noqa: B039
 
 
 def current_attachment() -> Attachment:

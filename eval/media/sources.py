@@ -4,7 +4,7 @@
   video `DIR/X.<suffix>` sampled to `frames` frames (factprobe.eval.media.frames).
 - A native row's `media`: each entry an http(s) URL (sent as it is), an image file, a folder of
   images, or a video; relative paths are read under `--media DIR`, else beside the dataset file.
-Every image is shrunk to `frame_size` on its long side and JPEG-encoded once (factprobe.eval.media.store).
+Every image is shrunk to `frame_size` on its long side and JPEG-encoded once (factprobe.eval.store.media_cache).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from factprobe.eval.datasets.errors import DatasetError
+from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.schema import Question
 from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, sample_frames
-from factprobe.agents.models.cache import file_sha256
-from factprobe.eval.media.store import MediaStore, encode_jpeg
-from factprobe.eval.schema import Question
+from factprobe.eval.store.json_store import file_sha256
+from factprobe.eval.store.media_cache import MediaStore, encode_jpeg
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff")
 URL_PREFIXES = ("http://", "https://")

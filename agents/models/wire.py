@@ -1,0 +1,66 @@
+"""Messages with images: attaching references, and the backends' wire formats.
+
+A message with images has `images`: a list of references (`sha256:<hex>` from the media store, or
+http(s) URLs). Its content stays text; only on the wire does it become a list of parts: the images
+first, in order, then the text (Video SimpleQA sends the frames before the question).
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from factprobe.eval.store.media_cache import MEDIA_TYPE, MediaStore, is_ref
+
+IMAGES_KEY = "images"
+# OpenAI's image detail: "low" is a fixed 512-pixel view at a fixed token cost per image, as Video
+# SimpleQA's own evaluation code sends its frames.
+OPENAI_DETAIL = "low"
+
+
+def has_images(messages: list[dict[str, Any]]) -> bool:
+    return any(message.get(IMAGES_KEY) for message in messages)
+
+
+def with_images(messages: list[dict[str, Any]], refs: list[str]) -> list[dict[str, Any]]:
+    """A copy of `messages` whose last user message carries `refs`."""
+    last_user = max((i for i, message in enumerate(messages) if message["role"] == "user"), default=None)
+    if not refs or last_user is None:
+        return messages
+    copied = list(messages)
+    copied[last_user] = {**messages[last_user], IMAGES_KEY: list(refs)}
+    return copied
+
+
+def _base64(store: MediaStore, ref: str) -> str:
+    return base64.b64encode(store.read(ref)).decode("ascii")
+
+
+def openai_message(message: dict[str, Any], store: MediaStore | None = None) -> dict[str, Any]:
+    """A chat-completions message: text content, or `image_url` parts then a text part."""
+    refs = message.get(IMAGES_KEY)
+    plain = {key: value for key, value in message.items() if key != IMAGES_KEY}
+    if not refs:
+        return plain
+    store = store or MediaStore()
+    parts: list[dict[str, Any]] = []
+    for ref in refs:
+        url = f"data:{MEDIA_TYPE};base64,{_base64(store, ref)}" if is_ref(ref) else ref
+        parts.append({"type": "image_url", "image_url": {"url": url, "detail": OPENAI_DETAIL}})
+    parts.append({"type": "text", "text": message["content"]})
+    return {**plain, "content": parts}
+
+
+def anthropic_content(message: dict[str, Any], store: MediaStore | None = None) -> str | list[dict[str, Any]]:
+    """A Messages API content: the text, or image blocks (base64 or URL source) then a text block."""
+    refs = message.get(IMAGES_KEY)
+    if not refs:
+        return message["content"]
+    store = store or MediaStore()
+    blocks: list[dict[str, Any]] = []
+    for ref in refs:
+        source = ({"type": "base64", "media_type": MEDIA_TYPE, "data": _base64(store, ref)} if is_ref(ref)
+                  else {"type": "url", "url": ref})
+        blocks.append({"type": "image", "source": source})
+    blocks.append({"type": "text", "text": message["content"]})
+    return blocks

@@ -1,0 +1,68 @@
+"""Core sections: per-strategy SimpleQA metrics and costs, the baseline, and per-category scores."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from factprobe.eval.analysis.columns import answerable_scores, columns_of
+from factprobe.eval.analysis.metrics import grade_metrics, mean, percentile
+from factprobe.eval.analysis.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
+from factprobe.eval.core.schema import Result
+
+CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
+             "f_score")
+
+
+@strategy_metric
+def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
+    """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart."""
+    scores = dict(answerable_scores(rows))
+    scores["n_unanswerable"] = len(rows) - int(columns_of(rows).answerable.sum())
+    return scores
+
+
+@strategy_metric
+def costs(rows: list[Result]) -> dict[str, Any]:
+    """Latency (compute time: model calls plus retrieval), tokens and calls per row."""
+    columns = columns_of(rows)
+    done = columns.finished
+    latencies = columns.latency_s[done]
+    return {
+        "latency_s_mean": mean(latencies), "latency_s_p95": percentile(latencies, 95),
+        "llm_latency_s_mean": mean(columns.llm_latency_s[done]),
+        "retrieval_latency_s_mean": mean(columns.retrieval_latency_s[done]),
+        "prompt_tokens_mean": mean(columns.prompt_tokens[done]),
+        "completion_tokens_mean": mean(columns.completion_tokens[done]),
+        "llm_calls_mean": mean(columns.llm_calls[done]),
+    }
+
+
+@summary_section("strategies")
+def strategies(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for name, rows in data.by_strategy.items():
+        merged: dict[str, Any] = {}
+        for metric in strategy_metrics():
+            merged.update(metric(rows))
+        out[name] = merged
+    return out
+
+
+@summary_section("baseline")
+def baseline(data: SummaryInput) -> str | None:
+    return data.baseline
+
+
+@summary_section("per_category")
+def per_category(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for name, rows in data.by_strategy.items():
+        grouped: dict[str, list[Result]] = defaultdict(list)
+        for row in answerable(rows):
+            grouped[row.category].append(row)
+        out[name] = {}
+        for category in sorted(grouped):
+            scores = grade_metrics(row.grade for row in grouped[category])
+            out[name][category] = {key: scores[key] for key in ("n", "accuracy", "cga", "f_score")}
+    return out

@@ -1,0 +1,146 @@
+"""summary.json from results.jsonl: one function per section, registered by name.
+
+A new section (or a new per-strategy metric) is one function in its own module: factprobe's own
+modules are listed in SECTIONS (their order is the summary's), an installed package's modules in the
+`factprobe.summary` entry-point group, a user's with `--plugin` (factprobe.eval.core.extensions).
+`build_summary` is the only caller, for `run` and `report` alike.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Callable
+
+from factprobe.eval.analysis.columns import StrategyRows
+from factprobe.eval.config.baseline import resolve_baseline
+from factprobe.eval.core.extensions import Registry, origin_of
+from factprobe.eval.core.schema import GRADED, Result
+
+SummarySection = Callable[["SummaryInput"], Any]
+StrategyMetric = Callable[[list[Result]], dict[str, Any]]
+
+SECTIONS: Registry[SummarySection] = Registry("summary section", "factprobe.summary", [
+    "factprobe.eval.analysis.scores",
+    "factprobe.eval.analysis.retrieval",
+    "factprobe.eval.analysis.gains",
+    "factprobe.eval.analysis.repeats",
+    "factprobe.eval.ttc.section",
+    "factprobe.eval.self_awareness.section",
+    "factprobe.eval.analysis.grading_counts",
+    "factprobe.decomposition.sections",
+    "factprobe.calibration.summary",
+    "factprobe.eval.video.section",
+    "factprobe.eval.video.scores",
+    "factprobe.eval.taxonomy.section",
+    "factprobe.eval.multiple_choice.section",
+])
+# per-strategy metrics live in the same modules, so the same list and group load them
+STRATEGY_METRICS: Registry[StrategyMetric] = Registry("strategy metric", "factprobe.summary", SECTIONS.builtin)
+
+
+@dataclass
+class SummaryInput:
+    """The latest row per (question, strategy, repeat), grouped by strategy in run order.
+
+    `factprobe report` passes slim rows (factprobe.eval.store.slim_rows.SlimRow): every Result attribute
+    works, the bulky ones (trace, raw, question, hops, …) are read from results.jsonl on access, so
+    a section should prefer the held fields and the digests `hop_grades` / `trace_steps`.
+    """
+
+    rows: list[Result]
+    manifest: dict[str, Any] = field(default_factory=dict)
+    directory: Path | None = None   # the run directory, for sections reading its side files
+
+    @cached_property  # every section reads it; grouping 100,000 rows once is enough
+    def by_strategy(self) -> dict[str, list[Result]]:
+        return strategy_groups(self.rows)
+
+    @property
+    def baseline(self) -> str | None:
+        """The strategy gains are measured against, as the manifest fixed it (`config.baseline`).
+
+        A manifest written before the baseline was recorded gets the same rule applied to its
+        strategy list (vanilla, else the first given). None when the baseline has no rows.
+        """
+        config = self.manifest.get("config") or {}
+        names = self.by_strategy
+        chosen = config.get("baseline") or resolve_baseline(None, config.get("strategies") or list(names))
+        return chosen if chosen in names else None
+
+    def strategy_flag(self, strategy: str, flag: str) -> bool:
+        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`) as the manifest recorded
+        it (`strategy_flags`), so a report loads no strategy; for a run from before that key, the
+        strategy registry's answer (False for a strategy not registered in this process)."""
+        recorded = (self.manifest.get("strategy_flags") or {}).get(strategy)
+        if recorded is not None:
+            return bool(recorded.get(flag))
+        from factprobe.agents.registry import describes
+
+        return describes(strategy, flag)
+
+
+def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
+    """Decorator: the function computes `summary[name]`."""
+
+    def decorate(function: SummarySection) -> SummarySection:
+        SECTIONS.add(name, function, origin_of(function))
+        return function
+
+    return decorate
+
+
+def strategy_metric(function: StrategyMetric) -> StrategyMetric:
+    """Decorator: the function adds keys to every `summary['strategies'][name]`."""
+    STRATEGY_METRICS.add(origin_of(function), function, origin_of(function))
+    return function
+
+
+def strategy_metrics() -> list[StrategyMetric]:
+    return STRATEGY_METRICS.values()
+
+
+class LatestRows(list):
+    """The latest row per (question, strategy, repeat), as `latest_rows` gives them, grouped by
+    strategy once for every section and plot (`strategy_groups`); not to be changed afterwards."""
+
+    @cached_property
+    def by_strategy(self) -> dict[str, StrategyRows]:
+        grouped: dict[str, StrategyRows] = defaultdict(StrategyRows)
+        for row in self:
+            grouped[row.strategy].append(row)
+        return dict(grouped)
+
+
+def strategy_groups(rows: list[Result]) -> dict[str, list[Result]]:
+    """The rows of each strategy, in run order; the shared groups (and their columns,
+    factprobe.eval.analysis.columns) when `rows` are `LatestRows`."""
+    return dict(rows.by_strategy if isinstance(rows, LatestRows) else LatestRows(rows).by_strategy)
+
+
+def latest_rows(rows: list[Result]) -> LatestRows:
+    """Keep the last row for each (question, strategy, repeat): a resumed retry supersedes an error."""
+    if isinstance(rows, LatestRows):
+        return rows
+    latest: dict[tuple[str, str, int], Result] = {}
+    for row in rows:
+        latest[(row.question_id, row.strategy, row.repeat)] = row
+    return LatestRows(latest.values())
+
+
+def answerable(rows: list[Result]) -> list[Result]:
+    """Rows whose question has a gold answer; SimpleQA metrics are defined on these."""
+    return [row for row in rows if row.answerable]
+
+
+def is_graded(row: Result) -> bool:
+    return row.grade in GRADED
+
+
+def build_summary(rows: list[Result], manifest: dict[str, Any] | None = None,
+                  directory: Path | None = None) -> dict[str, Any]:
+    """Every registered section computed from the rows (and the run directory's side files)."""
+    data = SummaryInput(latest_rows(rows), manifest or {}, directory)
+    return {name: section(data) for name, section in SECTIONS.items().items()}

@@ -1,0 +1,131 @@
+"""`factprobe audit-grader`: grade labelled cases and print how well the grader agrees with them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from factprobe.agents.models.registry import load_model
+from factprobe.eval.core.format import pct
+from factprobe.eval.grading.audit import (
+    GRADE_COLUMNS,
+    CasesError,
+    audit_summary,
+    builtin_cases_path,
+    grade_cases,
+    judge_calls_of,
+    load_cases,
+)
+from factprobe.eval.grading.base import Grader, HedgingPolicy
+from factprobe.eval.grading.cascade import (
+    GRADER_CHOICES,
+    CascadeGrader,
+    GraderConfigError,
+    build_grader,
+    check_grader_options,
+)
+from factprobe.eval.grading.judge import JudgeGrader
+from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
+
+BUILTIN = "builtin"
+PROGRESS_MIN_CASES = 20  # a judge grading fewer cases finishes before a bar is worth drawing
+
+
+def add_audit_grader_command(sub: Any) -> None:
+    """Register `audit-grader` on the CLI's subparsers."""
+    audit = sub.add_parser("audit-grader", help="agreement of a grader with labelled grading cases")
+    audit.add_argument("cases_path", nargs="?", metavar="CASES.jsonl",
+                       help=f"labelled cases (default: `{BUILTIN}`, the set shipped with factprobe)")
+    audit.add_argument("--cases", dest="cases_option", metavar="CASES",
+                       help=f"same as the positional CASES; `{BUILTIN}` for the shipped set")
+    audit.add_argument("--grader", choices=GRADER_CHOICES,
+                       help="rules | judge | cascade (default: judge with --judge, else rules)")
+    audit.add_argument("--judge", help="judge model, as for `factprobe run --judge`")
+    audit.add_argument("--hedging", type=HedgingPolicy, choices=[policy.value for policy in HedgingPolicy],
+                       default=HedgingPolicy.ACCEPT,
+                       help="hedged answers containing the gold: accept (default) | penalize")
+    audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),
+                       default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
+    audit.add_argument("--no-cache", dest="use_cache", action="store_false",
+                       help="do not read or write the judge's response cache")
+    audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
+    audit.set_defaults(handler=cmd_audit_grader)
+
+
+def cases_path(args: argparse.Namespace) -> Path:
+    """The file to audit: CASES, --cases, or the shipped set."""
+    given = [value for value in (args.cases_path, args.cases_option) if value]
+    if len(set(given)) > 1:
+        raise CasesError(f"give the cases file once: either CASES ({given[0]}) or --cases ({given[1]})")
+    name = given[0] if given else BUILTIN
+    if name != BUILTIN:
+        return Path(name)
+    path = builtin_cases_path()
+    if not path.is_file():
+        raise CasesError(f"the shipped grading cases are missing ({path}); give a CASES.jsonl file instead")
+    return path
+
+
+def make_audit_grader(args: argparse.Namespace) -> Grader:
+    """The grader the options name; options are checked before any judge model is loaded."""
+    check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt)
+    judge = load_model(args.judge, use_cache=args.use_cache) if args.judge else None
+    return build_grader(args.grader, judge, args.hedging, args.judge_prompt)
+
+
+def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
+    """Grade the cases and print the audit; exit 2 on bad input or clashing options."""
+    try:
+        path = cases_path(args)
+        cases = load_cases(path)
+        grader = make_audit_grader(args)
+    except (CasesError, GraderConfigError) as exc:
+        print(f"factprobe: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(grader, (JudgeGrader, CascadeGrader)) and len(cases) >= PROGRESS_MIN_CASES:
+        # The bar goes to stderr so that `--json` output stays one clean object on stdout.
+        columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("grading", total=len(cases))
+            rows = asyncio.run(grade_cases(cases, grader, lambda: progress.advance(task)))
+    else:
+        rows = asyncio.run(grade_cases(cases, grader))
+    summary = {**audit_summary(rows, judge_calls_of(grader)), "cases": str(path), "grader": grader.describe()}
+    if args.json:
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    else:
+        print_audit(summary, console)
+    return 0
+
+
+def print_audit(summary: dict[str, Any], console: Console) -> None:
+    """Headline figures, the confusion matrix (labels × grades) and agreement per case type."""
+    kappa = "–" if summary["kappa"] is None else f"{summary['kappa']:.3f}"
+    console.print(f"[bold]grader audit[/bold] {summary['cases']}: {summary['n']} cases graded by "
+                  f"{summary['grader']['grader']}")
+    console.print(f"agreement {pct(summary['agreement'])}%  Cohen's kappa {kappa}  "
+                  f"over-credit {pct(summary['over_credit'])}% ({summary['over_credit_n']} graded CORRECT "
+                  f"against a not-CORRECT label)  undecided {summary['undecided']}  "
+                  f"judge calls {summary['judge_calls']}")
+    confusion = Table(title="label (rows) × grade (columns)")
+    confusion.add_column("label")
+    for grade in GRADE_COLUMNS:
+        confusion.add_column(grade.value, justify="right")
+    for label, counts in summary["confusion"].items():
+        confusion.add_row(label, *(str(counts[grade.value]) for grade in GRADE_COLUMNS))
+    console.print(confusion)
+    per_type = Table(title="agreement per case type")
+    per_type.add_column("case type")
+    per_type.add_column("n", justify="right")
+    per_type.add_column("agreement %", justify="right")
+    for name, stats in summary["per_type"].items():
+        per_type.add_row(name, str(stats["n"]), pct(stats["agreement"]))
+    console.print(per_type)

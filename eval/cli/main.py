@@ -1,0 +1,176 @@
+"""The `factprobe` command (contract: run, report, compare, datasets, strategies)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from factprobe.agents.models.base import ModelSpecError
+from factprobe.agents.plugins import PluginError, load_plugin
+from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
+from factprobe.eval.cli.audit import add_audit_grader_command
+from factprobe.eval.config.baseline import BaselineError
+from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
+from factprobe.eval.core.errors import DatasetError, StrategyOptionError
+from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+from factprobe.eval.datasets.describe import describe_dataset
+from factprobe.eval.datasets.registry import describe_loaders, load_dataset
+from factprobe.eval.grading.cascade import GraderConfigError
+from factprobe.eval.run.confidence import UnknownConfidenceError
+from factprobe.eval.run.pipeline import ConfigError, execute_run, new_config, resumed_config
+from factprobe.eval.run.sweep import SweepError
+from factprobe.eval.store.run_dir import RunDir, RunDirError
+from factprobe.eval.taxonomy.command import add_taxonomy_command
+
+USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
+               UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
+               DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
+               ExtensionLoadError)
+
+
+def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    explicit = explicit_options(args)
+    if args.resume:
+        if "out" not in explicit:
+            raise ConfigError("--resume needs --out DIR: the run directory to continue")
+        config = resumed_config(explicit.pop("out"), explicit)
+    else:
+        config = new_config(explicit)
+    return execute_run(config, resume=args.resume, console=console)
+
+
+def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    run_dir = RunDir(args.dir)
+    manifest = run_dir.read_manifest()
+    for plugin in manifest.get("config", {}).get("plugins", []):
+        try:  # the specs of the run's own strategies (does it sample, offer a refusal, …)
+            load_plugin(plugin)
+        except PluginError as exc:
+            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
+    from factprobe.eval.report.build import write_report
+
+    write_report(run_dir, console)
+    console.print(f"summary: {run_dir.summary_path}")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.report.compare import compare_runs
+
+    run_dirs = [RunDir(path) for path in args.dirs]
+    compare_runs(run_dirs, console)
+    if args.html:
+        from factprobe.eval.report.build import table_functions
+        from factprobe.eval.report.html.compare import write_compare_html
+
+        console.print(f"report: {write_compare_html(run_dirs, args.html, table_functions())}")
+    return 0
+
+
+def cmd_view(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.report.html.view import open_report
+
+    path, opened = open_report(args.dir)
+    print(path if opened else f"no browser to open it here; the report is {path}")
+    return 0
+
+
+def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
+    if args.action == "describe":
+        if not args.name:
+            raise ConfigError("usage: factprobe datasets describe D [--json]")
+        description = describe_dataset(load_dataset(args.name))
+        if args.json:
+            print(json.dumps(description, indent=2))
+        else:
+            table = Table(title=f"dataset {args.name}", show_header=False)
+            for key, value in description.items():
+                table.add_row(key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list))
+                              else str(value))
+            console.print(table)
+        return 0
+    for name, text in describe_loaders().items():
+        console.print(f"{name:10} {text}", soft_wrap=True)
+    return 0
+
+
+def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
+    for plugin in args.plugin or []:
+        load_plugin(plugin)
+    for spec in strategies().values():
+        console.print(f"{spec.name:14} {spec.description}")
+    console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
+                  "--retriever, --top-k)")
+    return 0
+
+
+def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.run.sweep import sweep
+
+    rows = sweep(args.grid, out=args.out, console=console)
+    failed = sorted({row["cell"] for row in rows if row.get("exit_status")})
+    if failed:
+        print(f"factprobe: {len(failed)} sweep cell(s) finished with a non-zero status: "
+              f"{', '.join(failed)}", file=sys.stderr)
+        return max(row["exit_status"] for row in rows)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="factprobe", description="How language models answer "
+                                     "fact-seeking questions: strategies, costs and calibration.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="run strategies over a dataset, grade and report")
+    add_run_options(run)
+    run.set_defaults(handler=cmd_run)
+    report = sub.add_parser("report", help="recompute summary, tables and plots from DIR (no model calls)")
+    report.add_argument("dir", type=Path)
+    report.set_defaults(handler=cmd_report)
+    compare = sub.add_parser("compare", help="side-by-side table of several runs")
+    compare.add_argument("dirs", type=Path, nargs="+")
+    compare.add_argument("--html", type=Path, metavar="FILE", help="also write the comparison as one HTML file")
+    compare.set_defaults(handler=cmd_compare)
+    view = sub.add_parser("view", help="open DIR/report.html in the default browser")
+    view.add_argument("dir", type=Path)
+    view.set_defaults(handler=cmd_view)
+    datasets = sub.add_parser("datasets", help="built-in datasets and loaders")
+    datasets.add_argument("action", nargs="?", choices=["describe"])
+    datasets.add_argument("name", nargs="?")
+    datasets.add_argument("--json", action="store_true")
+    datasets.set_defaults(handler=cmd_datasets)
+    strategies_parser = sub.add_parser("strategies", help="registered strategies")
+    strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
+                                   help="also list the strategies this module or .py file registers")
+    strategies_parser.set_defaults(handler=cmd_strategies)
+    sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
+    sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
+    sweep.add_argument("--out", type=Path, help="folder of the cells' run directories and sweep.csv")
+    sweep.set_defaults(handler=cmd_sweep)
+    add_audit_grader_command(sub)
+    add_taxonomy_command(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
+    console = Console() if sys.stdout.isatty() else Console(width=160)
+    try:
+        return args.handler(args, console)
+    except USER_ERRORS as exc:
+        print(f"factprobe: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        out = getattr(args, "out", None)
+        hint = f" Continue with: factprobe run --resume --out {out}" if out else ""
+        print(f"factprobe: interrupted; finished rows are saved.{hint}", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

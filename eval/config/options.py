@@ -1,0 +1,88 @@
+"""`factprobe run` flags, derived from the fields of RunConfig (the one definition of each option).
+
+Flags default to SUPPRESS, so --resume can tell what the user actually typed; `--help` still
+shows each option's default, taken from the field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import typing
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from factprobe.eval.config.run_config import RunConfig
+
+
+def comma_list(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",")]
+
+
+def flag_of(name: str) -> str:
+    return RunConfig.option_meta(name).get("flag") or "--" + name.replace("_", "-")
+
+
+def _base_type(annotation: Any) -> Any:
+    """`int | None` -> int; Literal/Enum/list kept as they are."""
+    if typing.get_origin(annotation) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        return args[0] if len(args) == 1 else str
+    return annotation
+
+
+def _default_text(name: str) -> str:
+    default = RunConfig.model_fields[name].get_default(call_default_factory=True)
+    if isinstance(default, Enum):
+        default = default.value
+    if isinstance(default, list):
+        default = ",".join(default) or "none"
+    return "unset" if default is None else str(default)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """One flag per RunConfig field."""
+    for name, field in RunConfig.model_fields.items():
+        flag, kind = flag_of(name), _base_type(field.annotation)
+        help_text = f"{field.description} (default: {_default_text(name)})"
+        if kind is bool:
+            # a default-true switch is turned off by its --no-… flag
+            parser.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
+                                help=help_text)
+        elif typing.get_origin(kind) is list:
+            parser.add_argument(flag, dest=name, type=comma_list, default=argparse.SUPPRESS, help=help_text)
+        elif typing.get_origin(kind) is typing.Literal:
+            # checked by RunConfig, so a wrong value gets the same one-paragraph error as a range
+            choices = " | ".join(map(str, typing.get_args(kind)))
+            parser.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
+                                help=help_text)
+        elif isinstance(kind, type) and issubclass(kind, Enum):
+            parser.add_argument(flag, dest=name, type=kind, choices=list(kind), default=argparse.SUPPRESS,
+                                metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
+                                help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, type=kind if kind in (int, float, Path) else str,
+                                default=argparse.SUPPRESS, help=help_text)
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+
+
+def explicit_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The run options the user typed (argparse leaves the others out)."""
+    return {key: value for key, value in vars(args).items() if key in RunConfig.model_fields}
+
+
+class OptionError(ValueError):
+    """An option out of its range or of the wrong type; the message names the flag."""
+
+
+def validation_message(exc: ValidationError, source: str = "") -> str:
+    """One line per problem, naming the flag (or the key in `source`) and the value."""
+    parts = []
+    for problem in exc.errors():
+        name = str(problem["loc"][0]) if problem["loc"] else "?"
+        where = f"{source} key {name!r}" if source else (flag_of(name) if name in RunConfig.model_fields else name)
+        value = problem.get("input")
+        parts.append(f"{where} = {value!r}: {problem['msg']}")
+    return "; ".join(parts)

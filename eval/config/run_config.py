@@ -1,0 +1,148 @@
+"""The run configuration: every option of a run, defined once.
+
+Each field carries its type, default, range, help text and whether it changes results. The CLI
+flags (factprobe.eval.config.options), the sweep keys (factprobe.eval.run.sweep), the manifest (the
+dumped config) and resume identity (`identity()`) are all derived from these fields, so a new
+option is one field here.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from factprobe.eval.grading.base import HedgingPolicy
+
+
+def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
+           strategy_option: bool = False, **constraints: Any) -> Any:
+    """A run option: pydantic Field plus what the CLI and resume need to know about it.
+
+    `changes_results=False` marks the few options a resumed run may change (they change no
+    result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
+    `strategy_option` marks options only some strategies read (a sweep folds cells that differ
+    only in options none of their strategies reads)."""
+    extra = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    if callable(default):
+        return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
+    return Field(default, description=help, json_schema_extra=extra, **constraints)
+
+
+class RunConfig(BaseModel):
+    """Every setting of a run. Strategy options live here too, so the manifest records them all."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
+    strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
+                                   "empty: every registered strategy")
+    model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
+                        min_length=1)
+    judge: str | None = option(None, "grade with this model (same forms as --model)")
+    grader: Literal["rules", "judge", "cascade"] | None = option(
+        None, "rules | judge | cascade (rules, then the judge where they are undecided); "
+        "unset: judge with --judge, else rules")
+    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = option(
+        "simpleqa", "the judge's grading policy")
+    hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
+                                    "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
+    baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "
+                                  "it runs, else the first strategy given (fixed in the manifest)")
+    limit: int | None = option(None, "a stratified subset of N questions (0 = all; unset: 12 on "
+                               "`sample`, all elsewhere)", ge=0)
+    seed: int = option(0, "seed of sampling, subsets, shuffles and bootstrap resamples")
+    repeats: int = option(1, "ask every question R times", ge=1)
+    temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
+    max_tokens: int = option(96, "completion tokens per answer call", ge=1)
+    plugins: list[str] = option(list, "modules or .py files that register strategies (comma-separated)",
+                                flag="--plugin")
+    # strategy options
+    samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
+    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",
+                                       ge=0.0, le=5.0, strategy_option=True)
+    selector: Literal["model", "majority", "confidence"] = option(
+        "model", "best_of_n: how the answer is picked", strategy_option=True)
+    rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)
+    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
+                            min_length=1, strategy_option=True)
+    top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
+    decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
+                                                  strategy_option=True)
+    confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
+                                   "(verbal, token_prob, token_prob_min, consistency, p_true)")
+    consistency_samples: int = option(3, "consistency: resamples per answer", ge=1, le=64)
+    hop_probes: bool = option(True, "ask the gold sub-questions of multi-hop questions",
+                              flag="--no-hop-probes")
+    # media and input settings (factprobe.eval.media)
+    media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
+                                "(sorted by name) or DIR/X.<mp4|webm|mkv|mov|avi> sampled to --frames")
+    frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
+    frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
+                             ge=32, le=4096)
+    modality: list[Literal["text", "frames", "caption"]] = option(
+        list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
+        "with the media; caption: with the dataset's caption); empty: media when there are any")
+    # options that change no result row: a resumed run may change them
+    out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
+    concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
+    threads: int | None = option(None, "CPU threads of the local backend (unset: half the available "
+                                 "cores, at least 1)", ge=1, changes_results=False)
+    use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
+                             changes_results=False)
+    request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "
+                                    "(a trickling body included) before the attempt is retried",
+                                    gt=0.0, le=86400.0, changes_results=False)
+    max_retries: int = option(4, "retries of a remote call after a timeout, connection error, 408/409/429/5xx "
+                              "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
+    max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
+                                   ge=0.0, le=1.0, changes_results=False)
+
+    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if not math.isfinite(value):
+            raise ValueError("must be a finite number")
+        return value
+
+    @field_validator("strategies", "confidence", "plugins", "modality")
+    @classmethod
+    def _no_duplicates(cls, values: list[str]) -> list[str]:
+        values = [value.strip() for value in values]
+        if any(not value for value in values):
+            raise ValueError("names must not be empty")
+        repeated = sorted({value for value in values if values.count(value) > 1})
+        if repeated:
+            raise ValueError(f"{', '.join(repeated)} given more than once")
+        return values
+
+    @classmethod
+    def option_meta(cls, name: str) -> dict[str, Any]:
+        extra = cls.model_fields[name].json_schema_extra
+        return dict(extra) if isinstance(extra, dict) else {}
+
+    @classmethod
+    def resume_exempt(cls) -> frozenset[str]:
+        """Options that change no result row (`changes_results=False`)."""
+        return frozenset(name for name in cls.model_fields if not cls.option_meta(name)["changes_results"])
+
+    def identity(self) -> dict:
+        """The settings a resumed run must share with the run it continues: every option that
+        changes results."""
+        data = self.model_dump(mode="json")
+        exempt = self.resume_exempt()
+        return {key: value for key, value in data.items() if key not in exempt}
+
+    def strategy_options(self) -> dict:
+        """Options passed to every strategy graph builder."""
+        data = self.model_dump(mode="json")
+        options = {name: data[name] for name in type(self).model_fields if self.option_meta(name)["strategy_option"]}
+        # Token logprobs cost time on the local backend: ask for them only when a method reads them.
+        options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
+        return options
+
+
+STRATEGY_OPTIONS = tuple(name for name in RunConfig.model_fields if RunConfig.option_meta(name)["strategy_option"])
+RESUME_EXEMPT = RunConfig.resume_exempt()

@@ -1,0 +1,28 @@
+"""Multiple-choice table: accuracy beside chance and how answers were mapped to letters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from factprobe.eval.core.format import pct
+from factprobe.eval.report.build import report_table
+
+
+@report_table
+def multiple_choice_table(summary: dict[str, Any], console: Console) -> None:
+    scores = summary.get("multiple_choice") or {}
+    if not scores:
+        return
+    table = Table(title="Multiple choice (% of rows; letters mapped by rule, else by the model)",
+                  box=box.SIMPLE_HEAD)
+    for column in ("strategy", "n", "accuracy", "chance", "by rule", "by model", "unmapped", "refused"):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    for name, entry in scores.items():
+        table.add_row(name, str(entry["n"]), pct(entry["accuracy"]), pct(entry["chance"]),
+                      str(entry["mapped_by_rule"]), str(entry["mapped_by_model"]), str(entry["unmapped"]),
+                      str(entry["refused"]))
+    console.print(table)

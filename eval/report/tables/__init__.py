@@ -1,0 +1,1 @@
+"""The terminal tables every run prints: scores and gains, input settings, retrieval."""

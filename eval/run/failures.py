@@ -1,0 +1,102 @@
+"""Failures are never silent: the error-rate check that decides a run's exit status.
+
+After `factprobe run` (and `--resume`) the latest row of every (question, strategy, repeat) is
+counted; when the share of ERROR rows exceeds `--max-error-rate`, the run exits with
+EXIT_TOO_MANY_ERRORS after its summary is written, and says how many failed and why (the most
+common error messages, with anything shaped like an API key redacted).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from factprobe.eval.core.schema import Grade, Result
+
+EXIT_TOO_MANY_ERRORS = 3
+TOP_MESSAGES = 3
+
+# Credential shapes seen in SDK error texts: provider key prefixes, bearer tokens, `key=...`
+# query or header echoes, and long opaque tokens. A hand-written pattern list: the messages are
+# short one-liners and no maintained library redacts free text without a model or a network call.
+_SECRET = re.compile(
+    r"(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-*]{8,}"
+    r"|hf_[A-Za-z0-9]{20,}"
+    r"|AIza[0-9A-Za-z_\-]{30,}"
+    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,}"
+    r"|(?<=[?&]key=)[^&\s]+"
+    r"|(?i:(?<=api[_-]key[=:] )|(?<=api[_-]key[=:]))[^\s,;)]+"
+    r"|\b(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{40,}\b)")
+REDACTED = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """`text` with every substring shaped like an API key or token replaced by [redacted]."""
+    return _SECRET.sub(REDACTED, text)
+
+
+@dataclass(frozen=True)
+class ErrorReport:
+    """How many of a run's rows are ERROR, and the most common (redacted) messages."""
+
+    errors: int
+    rows: int
+    ungraded: int
+    post_step_failures: int
+    top_messages: list[tuple[str, int]]
+    hop_errors: int = 0  # rows graded themselves but with an ERROR hop or sub-QA probe
+
+    @property
+    def rate(self) -> float:
+        return self.errors / self.rows if self.rows else 0.0
+
+    def exceeds(self, max_rate: float) -> bool:
+        return self.rows > 0 and self.rate > max_rate
+
+
+def error_report(rows: list[Result]) -> ErrorReport:
+    """Counts over the latest row of every key (a row superseded by a resumed retry is not counted)."""
+    latest: dict[tuple[str, str, int], Result] = {}
+    for row in rows:
+        latest[row.key] = row
+    failed = [row for row in latest.values() if row.grade is Grade.ERROR]
+    messages = Counter(redact(row.error or "no error message recorded") for row in failed)
+    post = sum(1 for row in latest.values() if getattr(row, "post_step_errors", None))
+    ungraded = sum(1 for row in latest.values() if row.grade is Grade.UNGRADED)
+    hop_errors = sum(1 for row in latest.values() if row.grade is not Grade.ERROR and has_hop_error(row))
+    return ErrorReport(len(failed), len(latest), ungraded, post, messages.most_common(TOP_MESSAGES),
+                       hop_errors)
+
+
+def has_hop_error(row: Result) -> bool:
+    """An ERROR among the row's hops or sub-QA probes (per_hop leaves them out of its scores)."""
+    probes = getattr(row, "hop_probes", None) or []
+    return (any(hop.grade is Grade.ERROR for hop in row.hops or [])
+            or any(isinstance(probe, dict) and probe.get("grade") == Grade.ERROR.value for probe in probes))
+
+
+def failure_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
+    """One paragraph: how many rows failed, the rate against the limit, the commonest causes."""
+    causes = "; ".join(f"{count}× {message}" for message, count in report.top_messages)
+    return (f"{report.errors} of {report.rows} rows are ERROR ({report.rate:.1%}), above "
+            f"--max-error-rate {max_rate:.1%}. Most common errors: {causes}. The results and summary "
+            f"are written; fix the cause and continue with `factprobe run --resume --out {run_path}` "
+            f"(failed rows are run again).")
+
+
+def warnings(report: ErrorReport, max_rate: float) -> list[str]:
+    """Lines worth printing beside the exit status: errors within the limit, ungraded rows, rows
+    whose post steps failed."""
+    lines = []
+    if report.errors and not report.exceeds(max_rate):
+        lines.append(f"{report.errors} of {report.rows} rows are ERROR ({report.rate:.1%})")
+    if report.ungraded:
+        lines.append(f"{report.ungraded} rows are UNGRADED (counted apart, never folded into a grade); "
+                     f"with a --judge, `--resume` re-grades them")
+    if report.post_step_failures:
+        lines.append(f"{report.post_step_failures} rows have post_step_errors; `--resume` runs them again")
+    if report.hop_errors:
+        lines.append(f"{report.hop_errors} rows have an ERROR hop or sub-QA probe (left out of per_hop); "
+                     f"`--resume` runs them again")
+    return lines

@@ -1,0 +1,72 @@
+"""manifest.json: what was run, with which versions, so a result can be traced and redone."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import platform
+import sys
+from datetime import datetime, timezone
+from typing import Any
+
+from factprobe.agents.models.base import ChatModel
+from factprobe.agents.prompts import PROMPTS_VERSION
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.grading.base import Grader
+
+KEY_PACKAGES = ("factprobe", "langgraph", "llama-index-core", "llama-index-retrievers-bm25",
+                "llama_cpp_python", "openai", "anthropic", "pydantic", "numpy", "scipy", "rich")
+
+
+def package_versions() -> dict[str, str | None]:
+    versions: dict[str, str | None] = {}
+    for name in KEY_PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return versions
+
+
+def dataset_fingerprint(dataset: Dataset) -> str:
+    """sha256 over the questions as loaded, so two runs can be checked to ask the same things."""
+    digest = hashlib.sha256()
+    for question in dataset.questions:
+        # fields left at their defaults are not hashed, so adding an optional field to Question
+        # does not change the fingerprint of data that does not use it
+        digest.update(question.model_dump_json(exclude_defaults=True).encode("utf-8"))
+    return digest.hexdigest()
+
+
+STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves")
+
+
+def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
+    """What evaluation needs to know of each strategy (factprobe.agents.registry.StrategySpec
+    flags), kept in the manifest so reports read them without loading the strategies."""
+    from factprobe.agents.registry import describes
+
+    return {name: {flag: describes(name, flag) for flag in STRATEGY_FLAGS} for name in strategies}
+
+
+def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
+                   grader: Grader) -> dict[str, Any]:
+    return {
+        "factprobe_version": package_versions()["factprobe"],
+        "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": sys.argv,
+        "config": config.model_dump(mode="json"),
+        "dataset": {"name": dataset.name, "questions": len(dataset.questions),
+                    "selected": len(question_ids), "fingerprint": dataset_fingerprint(dataset),
+                    "corpus_passages": len(dataset.corpus)},
+        "question_ids": question_ids,
+        "strategy_flags": strategy_flags(config.strategies),
+        "model": model.describe(),
+        "grader": grader.describe(),
+        "prompts_version": PROMPTS_VERSION,
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "packages": package_versions(),
+        "executable": sys.executable,
+    }

@@ -1,0 +1,213 @@
+"""One run from a resolved RunConfig to a reported run directory: what `factprobe run`,
+`factprobe.run(...)` and each sweep cell go through."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from rich.console import Console
+
+from factprobe.agents.models.base import ChatModel, ModelError, ModelSpecError, model_identity, warm_up
+from factprobe.agents.models.registry import RequestLimits, load_model
+from factprobe.agents.plugins import load_plugin
+from factprobe.agents.prompts import answer_messages
+from factprobe.agents.registry import get_strategy, strategies
+from factprobe.eval.config.baseline import resolve_baseline
+from factprobe.eval.config.options import OptionError, validation_message
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.modality import expand_baseline, expand_variants
+from factprobe.eval.core.schema import Question
+from factprobe.eval.datasets.registry import Dataset, load_dataset
+from factprobe.eval.datasets.subset import stratified_subset
+from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.cascade import build_grader, check_grader_options
+from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
+from factprobe.eval.run.confidence import check_confidence_config
+from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, redact, warnings
+from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
+from factprobe.eval.run.runner import Runner
+from factprobe.eval.run.steps import active_post_steps
+from factprobe.eval.store.run_dir import RunDir, RunDirError
+
+DEFAULT_SAMPLE_LIMIT = 12
+
+
+class ConfigError(ValueError):
+    """Options that contradict each other or the run being resumed."""
+
+
+def _validated(options: dict[str, Any], source: str = "") -> RunConfig:
+    try:
+        return RunConfig(**options)
+    except ValidationError as exc:
+        raise OptionError(validation_message(exc, source)) from None
+
+
+def new_config(explicit: dict[str, Any]) -> RunConfig:
+    """The config of a new run: the options given, defaults for the rest, plugins loaded,
+    strategies defaulted to every registered one and the baseline fixed."""
+    config = _validated(explicit)
+    for plugin in config.plugins:
+        load_plugin(plugin)
+    if not config.strategies:
+        config.strategies = list(strategies())
+    if config.out is None:
+        config.out = Path("runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
+    with_settings(config)
+    config.baseline = resolve_baseline(config.baseline, config.strategies)
+    return config
+
+
+def with_settings(config: RunConfig) -> RunConfig:
+    """`--modality A,B`: every strategy (and the baseline) as its variants NAME@A, NAME@B."""
+    config.strategies = expand_variants(config.strategies, config.modality)
+    config.baseline = expand_baseline(config.baseline, config.modality)
+    return config
+
+
+def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
+    """The recorded config of the run in `out`, with the options that may change (those that
+    change no result) replaced; any other difference is a ConfigError naming the options."""
+    manifest = RunDir(out).read_manifest()
+    recorded = _validated(manifest["config"], f"{RunDir(out).manifest_path}")
+    wanted = with_settings(_validated({**manifest["config"], **explicit, "out": out}))
+    changed = [key for key, value in wanted.identity().items() if recorded.identity()[key] != value]
+    if changed:
+        raise ConfigError(f"--resume continues the run in {out} as it was started; these options "
+                          f"differ from its manifest: {', '.join(changed)}. Start a new run with "
+                          f"another --out instead.")
+    for plugin in wanted.plugins:
+        load_plugin(plugin)
+    return wanted
+
+
+def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
+    limit = config.limit
+    if limit is None:
+        limit = DEFAULT_SAMPLE_LIMIT if dataset.name == "sample" else 0
+        config.limit = limit
+    return stratified_subset(dataset.questions, limit, config.seed) if limit else dataset.questions
+
+
+def request_limits(config: RunConfig) -> RequestLimits:
+    return RequestLimits(timeout_s=config.request_timeout, max_retries=config.max_retries)
+
+
+def reach_model(model: ChatModel, flag: str, spec: str) -> None:
+    """Reach the model once before any question (a remote server is asked which model it serves;
+    a local file is hashed): a dead server or a wrong model stops the run here, with exit 2."""
+    try:
+        asyncio.run(model_identity(model))
+    except ModelError as exc:
+        raise ModelSpecError(f"{flag} {spec} could not be reached, so nothing was run: {redact(str(exc))}. "
+                             f"Check that the server is up and the URL is right (a slow server may "
+                             f"need a longer --request-timeout).") from None
+
+
+def make_grader(config: RunConfig) -> Grader:
+    """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    judge = None
+    if config.judge:
+        judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads,
+                           limits=request_limits(config))
+        reach_model(judge, "--judge", config.judge)
+    return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
+
+
+def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
+    """How many (question, strategy, repeat) keys of the run are not done yet."""
+    return sum((q.id, s, r) not in done for q in questions for s in config.strategies for r in range(config.repeats))
+
+
+def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
+    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed the limit."""
+    report = error_report(run_dir.read_results())
+    for line in warnings(report, config.max_error_rate):
+        console.print(f"[yellow]warning:[/yellow] {line}")
+    if report.exceeds(config.max_error_rate):
+        message = failure_message(report, config.max_error_rate, str(run_dir.path))
+        print(f"factprobe: {message}", file=sys.stderr)
+        return EXIT_TOO_MANY_ERRORS
+    return 0
+
+
+def report_current(run_dir: RunDir) -> bool:
+    """factprobe.eval.report.build.report_is_current, imported only when asked (the report imports numpy)."""
+    from factprobe.eval.report.build import report_is_current
+
+    return report_is_current(run_dir)
+
+
+def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
+    """Answer, grade, record and report one run; returns its exit status. The run directory is
+    locked throughout (a second run on it stops with RunDirError)."""
+    run_dir = RunDir(config.out)
+    try:
+        return _execute_locked(config, resume, console, run_dir)
+    finally:
+        run_dir.unlock()
+
+
+def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
+    check_confidence_config(config)
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    dataset = load_dataset(config.dataset)
+    run_dir.lock()
+    if resume:
+        manifest = run_dir.read_manifest()
+        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
+            raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
+                              f"started (its content hash differs from the manifest's); resuming would "
+                              f"mix answers to different questions. Start a new run instead.")
+        wanted = set(manifest["question_ids"])
+        questions = [q for q in dataset.questions if q.id in wanted]
+        run_dir.drop_torn_tail()
+        done = run_dir.done_keys()
+        # Only a judge can decide what was left UNGRADED (or retry its own failed call): the rule
+        # grader is deterministic, so re-grading with it alone would append the same UNGRADED row.
+        ungraded = run_dir.ungraded_rows() if config.judge else []
+    else:
+        if run_dir.results_path.exists():
+            raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
+                              f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
+        questions = select_questions(dataset, config)
+        done, ungraded = set(), []
+    if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
+        console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
+                      f"(`factprobe report {run_dir.path}` redraws it)")
+        return check_failures(run_dir, config, console)
+    for name in config.strategies:
+        get_strategy(name)
+    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
+                       limits=request_limits(config))
+    reach_model(model, "--model", config.model)
+    # Before any question: refuse images a text model cannot read; sample and encode every video once.
+    check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
+    media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
+                          config.dataset)
+    # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
+    warm_up(model, answer_messages(""))
+    grader = make_grader(config)
+    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
+    if not resume:
+        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
+    total = len(questions) * len(config.strategies) * config.repeats
+    console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
+                  f"strategies × {config.repeats} repeats on {model.name}; "
+                  f"{total - len(done) - len(ungraded)} to run")
+    if ungraded:
+        regraded = asyncio.run(runner.regrade_all(ungraded, questions))
+        console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
+    ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
+    console.print(f"answered {ran} (skipped {total - ran} already done)")
+    from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
+
+    write_report(run_dir, console)
+    console.print(f"run directory: [bold]{run_dir.path}[/bold]")
+    return check_failures(run_dir, config, console)

@@ -1,0 +1,218 @@
+"""`factprobe sweep GRID.toml` and `factprobe.sweep(...)`: a grid of runs and one combined table.
+
+The `[sweep]` table holds run options (the fields of RunConfig, nothing else). A list expands the
+grid; for options that are themselves lists (`strategies`, `confidence`) a list *of lists*
+expands. Every cell of the cross product is one run directory under the sweep's folder, resumed
+when it already exists. Cells that differ only in options none of their strategies reads (e.g.
+`samples` for vanilla) are run once and share a run directory. The combined table (`sweep.csv`,
+one row per cell × strategy) holds the cell's options, CO/IN/NA/CGA/F, ΔF with its CI and p,
+latency and token ratios against the run's baseline, and ECE.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import tomllib
+import typing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from factprobe.eval.config.options import OptionError
+from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.run.pipeline import new_config
+
+CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
+CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
+             "tokens_ratio")
+
+
+class SweepError(ValueError):
+    """A sweep file that cannot be read or names an unknown option."""
+
+
+@dataclass
+class Cell:
+    """One point of the grid: its name, the options that vary, and the run's config."""
+
+    name: str
+    varying: dict[str, Any]
+    config: RunConfig
+    same_as: str | None = None  # the cell whose run directory this one shares
+
+
+def _is_list_field(name: str) -> bool:
+    annotation = RunConfig.model_fields[name].annotation
+    return typing.get_origin(annotation) is list
+
+
+def _axis(name: str, value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        return [value]
+    if _is_list_field(name):
+        return value if value and all(isinstance(item, list) for item in value) else [value]
+    return value
+
+
+def _label(value: Any) -> str:
+    return "+".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def read_grid(path: Path) -> dict[str, Any]:
+    """The `[sweep]` table of a TOML file, with every key checked against RunConfig."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SweepError(f"{path}: cannot be read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SweepError(f"{path}: not valid TOML ({exc})") from None
+    grid = data.get("sweep")
+    if not isinstance(grid, dict) or not grid:
+        raise SweepError(f"{path}: needs a [sweep] table of run options")
+    unknown = sorted(set(grid) - set(RunConfig.model_fields) - {"out"})
+    if unknown:
+        raise SweepError(f"{path}, [sweep]: unknown option(s) {', '.join(unknown)}; "
+                         f"known: {', '.join(sorted(RunConfig.model_fields))}")
+    return grid
+
+
+def _folded(config: RunConfig) -> str:
+    """The config with strategy options its strategies do not read reset to defaults, as a key."""
+    from factprobe.agents.registry import get_strategy
+    from factprobe.eval.run.confidence import options_read
+
+    specs = [get_strategy(name) for name in config.strategies]
+    read: set[str] = options_read(config)
+    for spec in specs:
+        read |= set(STRATEGY_OPTIONS) if spec.reads is None else set(spec.reads)
+    data = config.model_dump(mode="json", exclude={"out"})
+    for option in STRATEGY_OPTIONS:
+        if option not in read:
+            data[option] = RunConfig.model_fields[option].get_default(call_default_factory=True)
+    return json.dumps(data, sort_keys=True, default=str)
+
+
+def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]:
+    """Every cell of the grid, in a stable order, with folded duplicates marked."""
+    names = [key for key in grid if key != "out"]
+    axes = [_axis(key, grid[key]) for key in names]
+    varying_keys = [key for key, axis in zip(names, axes) if len(axis) > 1]
+    cells: list[Cell] = []
+    seen: dict[str, str] = {}
+    for index, values in enumerate(itertools.product(*axes)):
+        options = dict(zip(names, values))
+        varying = {key: options[key] for key in varying_keys}
+        slug = "-".join(f"{key}={_label(value)}" for key, value in varying.items()) or "all"
+        name = f"{index:03d}-{slug}"[:120].replace("/", "_").replace(":", "_")
+        try:
+            config = new_config({**options, "out": out / name})
+        except OptionError as exc:
+            raise SweepError(f"{source}, [sweep] (cell {name}): {exc}") from None
+        cell = Cell(name, varying, config)
+        key = _folded(config)
+        if key in seen:
+            cell.same_as = seen[key]
+            cell.config = config.model_copy(update={"out": out / seen[key]})
+        else:
+            seen[key] = name
+        cells.append(cell)
+    return cells
+
+
+def combined_rows(cells: list[Cell]) -> list[dict[str, Any]]:
+    """One row per cell × strategy from each cell's summary.json."""
+    rows = []
+    for cell in cells:
+        summary = json.loads((cell.config.out / "summary.json").read_text(encoding="utf-8"))
+        for strategy, scores in summary.get("strategies", {}).items():
+            gain = (summary.get("gains") or {}).get(strategy) or {}
+            row: dict[str, Any] = {"cell": cell.name, "run_dir": str(cell.config.out),
+                                   "dataset": cell.config.dataset, "model": cell.config.model,
+                                   **{key: _label(value) for key, value in cell.varying.items()},
+                                   "strategy": strategy, "baseline": summary.get("baseline")}
+            row.update({key: scores.get(key) for key in CSV_SCORES})
+            row.update({key: gain.get(key) for key in CSV_GAINS})
+            rows.append(row)
+    return rows
+
+
+def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
+    columns: list[str] = []
+    for row in rows:
+        columns += [key for key in row if key not in columns]
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
+
+
+def print_table(rows: list[dict[str, Any]], console: Console) -> None:
+    from factprobe.eval.core.format import pct
+
+    if not rows:
+        return
+    fixed = ("cell", "strategy")
+    options = [key for key in rows[0] if key not in fixed and key not in CSV_SCORES
+               and key not in CSV_GAINS and key not in ("run_dir", "baseline", "exit_status")
+               and len({row.get(key) for row in rows}) > 1]
+    table = Table(title="sweep (answerable questions; % of graded; ΔF vs each run's baseline)")
+    for column in (*fixed, *options, "n", "CO", "IN", "NA", "CGA", "F", "ΔF [95% CI]", "p",
+                   "time×", "tokens×", "ECE"):
+        table.add_column(column, justify="left" if column in (*fixed, *options) else "right")
+    for row in rows:
+        delta = "–" if row["f_score_delta"] is None else f"{100 * row['f_score_delta']:+.1f}"
+        if row.get("ci_low") is not None:
+            delta += f" [{100 * row['ci_low']:+.1f},{100 * row['ci_high']:+.1f}]"
+        ratio = lambda v: "–" if v is None else f"{v:.1f}×"  # noqa: E731
+        table.add_row(row["cell"], row["strategy"], *(str(row.get(k, "")) for k in options),
+                      str(row["n"]), pct(row["accuracy"]), pct(row["incorrect_rate"]),
+                      pct(row["not_attempted_rate"]), pct(row["cga"]), pct(row["f_score"]), delta,
+                      "–" if row["p_value"] is None else f"{row['p_value']:.3f}",
+                      ratio(row["latency_ratio"]), ratio(row["tokens_ratio"]), pct(row["ece"]))
+    console.print(table)
+
+
+def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
+          console: Console | None = None) -> list[dict[str, Any]]:
+    """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
+    combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
+    `exit_status` of each row; nothing already computed is lost (each cell resumes)."""
+    from factprobe.eval.run.session import run_config
+
+    source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
+    table = read_grid(Path(grid)) if isinstance(grid, (str, Path)) else dict(grid)
+    if isinstance(grid, dict):
+        unknown = sorted(set(table) - set(RunConfig.model_fields) - {"out"})
+        if unknown:
+            raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
+    folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
+    console = console or Console(quiet=quiet)
+    cells = expand(table, folder, source)
+    statuses: dict[str, int] = {}
+    for cell in cells:
+        if cell.same_as:
+            console.print(f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none "
+                          f"of the options that differ)[/dim]")
+            continue
+        console.rule(f"sweep cell {cell.name}")
+        resume = (cell.config.out / "manifest.json").is_file()
+        statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+    rows = combined_rows(cells)
+    for row in rows:
+        row["exit_status"] = statuses.get(row["cell"], statuses.get(
+            next(c.same_as for c in cells if c.name == row["cell"]) or row["cell"], 0))
+    folder.mkdir(parents=True, exist_ok=True)
+    write_csv(rows, folder / "sweep.csv")
+    print_table(rows, console)
+    from factprobe.eval.report.html.sweep_page import write_sweep_html
+
+    page = write_sweep_html(rows, folder, print_table)
+    console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold], in a browser: [bold]{page}[/bold]")
+    return rows

@@ -1,1 +1,0 @@
-"""summary.json sections, one module each (listed in factprobe.eval.summary.SECTIONS)."""

@@ -1,0 +1,84 @@
+"""summary['self_awareness']: the MM-SAP knowledge quadrant per strategy (protocols §6).
+
+Over one strategy's rows (each (question, repeat) counts once; repeats are pooled, which equals the
+mean over repeats when every repeat asks the same questions):
+
+- refused = graded NOT_ATTEMPTED; answered = CORRECT or INCORRECT.
+- forced outcome of a refused answerable row: for a strategy that offers the refusal option
+  (`refusal`), the grade of the forced re-ask without it (eval.forced_reask, `forced_grade`); for
+  any other strategy the prompt already had no refusal option, so the refusal is its own forced
+  answer (not correct).
+- known knowns KK = answerable and CORRECT.
+- known unknowns KU = unanswerable and refused, plus answerable, refused and forced outcome not
+  CORRECT (the model refused and indeed did not know).
+- unknown knowns UK = answerable, refused and forced outcome CORRECT (a known question refused).
+- N = rows whose quadrant is determined: UNGRADED/ERROR rows are `excluded`, and refused answerable
+  rows of a refusal strategy without a usable forced grade are `undetermined`; both are left out.
+- score_kk = KK / N, score_ku = KU / N, score_sa = score_kk + score_ku;
+  answer_rate = answered / N; answer_accuracy = CORRECT / answered;
+  unknown_knowns_rate = UK / (answerable rows among N).
+A fraction with an empty denominator is None. The section is present when the rows include
+unanswerable questions or a refusal strategy ran.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from factprobe.eval.analysis.metrics import ratio
+from factprobe.eval.analysis.summary import SummaryInput, is_graded, summary_section
+from factprobe.eval.core.schema import Grade, Result
+
+USABLE_FORCED = {Grade.CORRECT.value, Grade.INCORRECT.value, Grade.NOT_ATTEMPTED.value}
+
+
+def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
+    """Whether the refused answerable row is answered correctly when forced; None if unknown."""
+    if not refusal_offered:
+        return False
+    grade = getattr(row, "forced_grade", None)
+    if grade not in USABLE_FORCED:
+        return None
+    return grade == Grade.CORRECT.value
+
+
+def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
+    """Counts and MM-SAP scores of one strategy's rows (formulas in the module docstring);
+    `refusal_offered`: the strategy's prompt offers a refusal option."""
+    counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "answered": 0,
+              "correct": 0, "refused": 0, "excluded": 0, "undetermined": 0, "n_answerable": 0,
+              "n_unanswerable": 0}
+    for row in rows:
+        if not is_graded(row):
+            counts["excluded"] += 1
+            continue
+        refused = row.grade is Grade.NOT_ATTEMPTED
+        if row.answerable and refused:
+            known = forced_correct(row, refusal_offered)
+            if known is None:
+                counts["undetermined"] += 1
+                continue
+            counts["unknown_knowns" if known else "known_unknowns"] += 1
+        elif refused:
+            counts["known_unknowns"] += 1
+        counts["n_answerable" if row.answerable else "n_unanswerable"] += 1
+        counts["refused"] += refused
+        counts["answered"] += not refused
+        counts["correct"] += row.grade is Grade.CORRECT
+        counts["known_knowns"] += row.answerable and row.grade is Grade.CORRECT
+    n = counts["n_answerable"] + counts["n_unanswerable"]
+    kk, ku = ratio(counts["known_knowns"], n), ratio(counts["known_unknowns"], n)
+    return {"n": n, **counts, "score_kk": kk, "score_ku": ku,
+            "score_sa": None if kk is None else kk + ku,
+            "answer_rate": ratio(counts["answered"], n),
+            "answer_accuracy": ratio(counts["correct"], counts["answered"]),
+            "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"])}
+
+
+@summary_section("self_awareness")
+def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    grouped = data.by_strategy
+    offered = {name: data.strategy_flag(name, "offers_refusal") for name in grouped}
+    if not any(offered.values()) and all(row.answerable for row in data.rows):
+        return {}
+    return {name: quadrant(rows, offered[name]) for name, rows in grouped.items()}

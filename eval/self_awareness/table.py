@@ -1,0 +1,32 @@
+"""Self-awareness table (MM-SAP): knowledge quadrant scores per strategy (eval.sections.self_awareness)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from factprobe.eval.core.format import pct
+from factprobe.eval.report.build import report_table
+
+
+@report_table
+def self_awareness_table(summary: dict[str, Any], console: Console) -> None:
+    scores = summary.get("self_awareness") or {}
+    if not scores:
+        return
+    table = Table(title="Self-awareness (MM-SAP, % of all questions)", box=box.SIMPLE_HEAD,
+                  padding=(0, 0))
+    for column in ("strategy", "n", "unans.", "KK", "KU", "SA", "ans. rate", "ans. acc", "UK rate",
+                   "undet.", "excl."):
+        table.add_column(column, justify="left" if column == "strategy" else "right", no_wrap=True)
+    for name, s in scores.items():
+        table.add_row(name, str(s["n"]), str(s["n_unanswerable"]), pct(s["score_kk"]), pct(s["score_ku"]),
+                      pct(s["score_sa"]), pct(s["answer_rate"]), pct(s["answer_accuracy"]),
+                      pct(s["unknown_knowns_rate"]), str(s["undetermined"]), str(s["excluded"]))
+    table.caption = ("KK known knowns (answered correctly), KU known unknowns (refused and wrong when "
+                     "forced, or unanswerable), SA = KK + KU; UK rate: refused but correct when forced, "
+                     "% of answerable; undet.: refused without a usable forced re-ask; excl.: ungraded/errors")
+    console.print(table)

@@ -1,0 +1,73 @@
+"""Files under factprobe's cache directory: where it is, content hashes, and a sqlite store of JSON values.
+
+The response cache (factprobe.agents.models.cache), the retrieval caches and the media store keep
+their entries here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+
+def default_cache_dir() -> Path:
+    """`$FACTPROBE_CACHE`, else `$XDG_CACHE_HOME/factprobe`, else `~/.cache/factprobe`."""
+    if os.environ.get("FACTPROBE_CACHE"):
+        return Path(os.environ["FACTPROBE_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "factprobe"
+
+
+def hash_key(payload: dict) -> str:
+    """sha256 of a JSON payload with sorted keys: the same request always gets the same key."""
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file's content (hashlib reads it in chunks)."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+class JsonStore:
+    """A sqlite table of JSON values by key; safe to share between threads of one process.
+
+    The response cache and the retrieval-results cache both keep their entries here.
+    """
+
+    def __init__(self, path: Path, table: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self.table = table
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(path), check_same_thread=False)
+        # WAL with synchronous=NORMAL: a commit appends to the log without an fsync, so a write costs
+        # microseconds; a crash keeps the database consistent and loses at most the last few entries,
+        # which a later run asks the model for again.
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
+        self._db.commit()
+
+    def get(self, key: str) -> dict | None:
+        """The stored value; None when absent or not a JSON object (a damaged entry is a miss)."""
+        with self._lock:
+            row = self._db.execute(f"SELECT value FROM {self.table} WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            return None
+        try:
+            value = json.loads(row[0])
+        except (TypeError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def put(self, key: str, value: dict) -> None:
+        text = json.dumps(value, ensure_ascii=False)
+        with self._lock:
+            self._db.execute(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", (key, text))
+            self._db.commit()

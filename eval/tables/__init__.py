@@ -1,1 +1,0 @@
-"""Terminal tables, one module each (listed in factprobe.eval.report.TABLES)."""

@@ -1,0 +1,53 @@
+"""ttc.png: accuracy and F-score against samples (best_of_n) or rounds (self_refine)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen first)
+
+from factprobe.eval.core.schema import Result  # noqa: E402
+from factprobe.eval.report.build import report_plot  # noqa: E402
+from factprobe.eval.report.html.figures import save_figure  # noqa: E402
+
+
+def percent(values: list[float | None]) -> list[float]:
+    return [float("nan") if v is None else 100 * v for v in values]
+
+
+@report_plot
+def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
+    curves = summary.get("ttc") or {}
+    if not curves:
+        return None
+    baseline = summary.get("baseline")
+    base_scores = summary.get("strategies", {}).get(baseline, {}) if baseline not in curves else {}
+    fig, axes = plt.subplots(1, len(curves), figsize=(5 * len(curves), 4), squeeze=False)
+    for ax, (name, curve) in zip(axes[0], curves.items()):
+        x = curve["n"]
+        ax.plot(x, percent(curve["accuracy"]), marker="o", label="accuracy (CO)")
+        ax.plot(x, percent(curve["f_score"]), marker="s", label="F-score")
+        for other, alt in (curve.get("other_selectors") or {}).items():
+            ax.plot(alt["n"], percent(alt["accuracy"]), marker=".", linestyle=":",
+                    label=f"accuracy, {other} (offline)")
+        if base_scores.get("accuracy") is not None:
+            ax.axhline(100 * base_scores["accuracy"], color="grey", linestyle="--", label=f"{baseline} accuracy")
+        if curve.get("unit") == "samples":
+            ax.set_xscale("log", base=2)
+            ax.set_xlabel(f"samples N (selector: {curve['selector']})")
+        else:
+            ax.set_xlabel("refinement round")
+        ax.set_xticks(x, [str(v) for v in x])
+        ax.set_ylabel("% of graded answerable")
+        ax.set_ylim(0, 100)
+        ax.set_title(name)
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    path = out_dir / "ttc.png"
+    save_figure(fig, path, dpi=120)
+    plt.close(fig)
+    return path
