@@ -17,7 +17,9 @@ GraphBuilder = Callable[[StrategyContext], Any]
 @dataclass(frozen=True)
 class StrategySpec:
     """A registered strategy: its name, a one-line description, its graph builder, and what the
-    evaluation needs to know about it (does it sample, offer a refusal option, retrieve)."""
+    evaluation needs to know about it (does it sample, offer a refusal option, retrieve; are its
+    samples candidates one is selected from, as best_of_n's, or refinement rounds, as
+    self_refine's). Evaluation decides by these flags, never by a strategy's name."""
 
     name: str
     description: str
@@ -29,6 +31,8 @@ class StrategySpec:
     # sweep never folds two cells that differ only in strategy options
     reads: tuple[str, ...] | None = None
     source: str | None = None  # what registered it when the builder's own name does not say
+    selects: bool = False    # draws candidate answers and selects one (test-time-compute curves over N)
+    refines: bool = False    # answers in rounds, each kept as a sample (test-time-compute curves over rounds)
 
     @property
     def origin(self) -> str:
@@ -70,14 +74,16 @@ def check_name(name: str) -> None:
 
 def register_strategy(name: str, description: str, *, samples: bool = False,
                       offers_refusal: bool = False, retrieves: bool = False,
-                      reads: tuple[str, ...] | None = None) -> Callable[[GraphBuilder], GraphBuilder]:
+                      reads: tuple[str, ...] | None = None, selects: bool = False,
+                      refines: bool = False) -> Callable[[GraphBuilder], GraphBuilder]:
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`.
 
     The graph reads and writes `factprobe.agents.state.QAState`; see README "Your own strategies"."""
     check_name(name)
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
-        register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads))
+        register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads,
+                              selects=selects, refines=refines))
         return build
 
     return decorate
@@ -106,8 +112,9 @@ def strategies() -> dict[str, StrategySpec]:
 
 
 def describes(name: str, flag: str) -> bool:
-    """A spec flag (`samples`, `offers_refusal`, `retrieves`) of strategy `name`; False for a name
-    not registered in this process (e.g. `factprobe report` on a run whose plugin is not loaded)."""
+    """A spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`) of strategy
+    `name`; False for a name not registered in this process (e.g. `factprobe report` on a run
+    whose plugin is not loaded)."""
     try:
         return bool(getattr(get_strategy(name), flag))
     except UnknownStrategyError:
@@ -126,7 +133,7 @@ def get_strategy(name: str) -> StrategySpec:
             raise UnknownStrategyError(str(exc)) from None
     base = name.removesuffix("+rag")
     known = _registered_with(name if name in _STRATEGIES or base == name else base)
-    if name not in known and base != name and base in known and base != "rag":
+    if name not in known and base != name and base in known and not known[base].retrieves:
         return rag_composition(known[base])
     if name not in known:
         raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(known)} "
@@ -144,4 +151,4 @@ def rag_composition(base: Any) -> Any:
     reads = None if base.reads is None else (*base.reads, "retriever", "top_k")
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
-                        reads=reads)
+                        reads=reads, selects=base.selects, refines=base.refines)

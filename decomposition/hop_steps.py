@@ -7,7 +7,7 @@ the probe is closed-book: it measures the model's per-hop knowledge, which does 
 strategy, so the request depends only on (question, hop, repeat), every such strategy sends
 identical messages and parameters, and the response cache answers all but the first.
 
-A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retrieves`) is probed
+A retrieval strategy (its registry flag `retrieves`: `rag`, any `X+rag`, a plugin's) is probed
 with its retrieval, so that "final right, hop wrong" compares like with like: each probe retrieves
 for its sub-question the way the strategy does, with the run's `--retriever` and `--top-k` over the
 question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
@@ -33,8 +33,8 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.entities import build_queries, extract_entities
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.parsing import parse_answer, parse_confidence
-from factprobe.agents.rag import RAG_SUFFIX, retrieval_pipeline
-from factprobe.agents.registry import get_strategy
+from factprobe.agents.rag import retrieval_pipeline
+from factprobe.agents.registry import describes
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.eval.core.schema import Grade, Hop, HopResult, Question
 from factprobe.eval.grading.base import Grader
@@ -65,13 +65,9 @@ async def safe_grade(grader: Grader, question: Question, answer: str | None) -> 
 
 
 def uses_retrieval(strategy: str) -> bool:
-    """`rag` itself, any strategy composed with retrieval (`X+rag`), or one registered as retrieving."""
-    if strategy == "rag" or RAG_SUFFIX in strategy:
-        return True
-    try:
-        return bool(getattr(get_strategy(strategy), "retrieves", False))
-    except ValueError:               # a strategy this process does not know: judged by its name only
-        return False
+    """The strategy's registry flag `retrieves`: `rag`, any `X+rag` and any strategy registered as
+    retrieving (also as a variant `NAME@SETTING`)."""
+    return describes(strategy, "retrieves")
 
 
 def probe_pipeline(context: StrategyContext) -> Any:

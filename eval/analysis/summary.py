@@ -71,12 +71,13 @@ class SummaryInput:
         return chosen if chosen in names else None
 
     def strategy_flag(self, strategy: str, flag: str) -> bool:
-        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`) as the manifest recorded
-        it (`strategy_flags`), so a report loads no strategy; for a run from before that key, the
-        strategy registry's answer (False for a strategy not registered in this process)."""
+        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`) as
+        the manifest recorded it (`strategy_flags`), so a report loads no strategy; for a run from
+        before that key (or that flag), the strategy registry's answer (False for a strategy not
+        registered in this process)."""
         recorded = (self.manifest.get("strategy_flags") or {}).get(strategy)
-        if recorded is not None:
-            return bool(recorded.get(flag))
+        if recorded is not None and flag in recorded:
+            return bool(recorded[flag])
         from factprobe.agents.registry import describes
 
         return describes(strategy, flag)

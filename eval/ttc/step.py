@@ -4,7 +4,9 @@
 run's grader (once per distinct answer in a row), so curves need no grader later; a judge works as
 well as the rule grader. `prefix_picks` (best_of_n with `--selector model` only): asks the model to
 pick among the first N samples for each N = 2, 4, … below `--samples`, the extra calls the `model`
-selector needs for a curve. Both are measurement: their calls stay out of the row's costs and are
+selector needs for a curve. Which strategy gets which step is decided by its registry flags
+(`samples`, `selects`), so a composed or variant name (`best_of_n+rag`, `best_of_n@text`) is
+treated as its base. Both are measurement: their calls stay out of the row's costs and are
 recorded in the entries. A failed pick call is recorded in its entry and does not fail the row.
 """
 
@@ -18,11 +20,7 @@ from factprobe.agents.selection import parse_pick, selection_messages
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.run.runner import error_text
 from factprobe.eval.run.steps import PostStepInput, register_post_step
-from factprobe.eval.ttc.curves import curve_sizes, strategy_base
-
-
-def runs_any(config: RunConfig, bases: set[str]) -> bool:
-    return any(strategy_base(name) in bases for name in config.strategies)
+from factprobe.eval.ttc.curves import curve_sizes
 
 
 def samples_answers(strategy: str) -> bool:
@@ -46,14 +44,19 @@ async def grade_samples(data: PostStepInput) -> dict[str, Any]:
     return {"samples": graded}
 
 
+def selects_sample(strategy: str) -> bool:
+    """True for strategies that select one of their samples (their spec says so)."""
+    return describes(strategy, "selects")
+
+
 def wants_prefix_picks(config: RunConfig) -> bool:
-    return config.selector == "model" and config.samples > 2 and runs_any(config, {"best_of_n"})
+    return config.selector == "model" and config.samples > 2 and any(map(selects_sample, config.strategies))
 
 
 @register_post_step("prefix_picks", wants_prefix_picks)
 async def prefix_picks(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
-    if strategy_base(data.strategy) != "best_of_n" or not samples:
+    if not selects_sample(data.strategy) or not samples:
         return {}
     answers = [sample.get("answer") for sample in samples]
     entries = []
