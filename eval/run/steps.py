@@ -17,7 +17,7 @@ from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.extensions import Registry, origin_of
 from factprobe.eval.core.schema import Question
-from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.service import GradingService
 
 POST_STEP_MODULES = [
     "factprobe.eval.ttc.step",
@@ -31,14 +31,15 @@ POST_STEP_MODULES = [
 
 @dataclass
 class PostStepInput:
-    """What a post step sees: the question, the strategy's final state, and the run's parts."""
+    """What a post step sees: the question, the strategy's final state, and the run's parts.
+    `grader` is the run's grading service: a step grades through it, under the run's error policy."""
 
     question: Question
     state: QAState
     strategy: str
     repeat: int
     context: StrategyContext
-    grader: Grader
+    grader: GradingService
     config: RunConfig
 
 

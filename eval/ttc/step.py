@@ -1,8 +1,10 @@
 """Post steps that make test-time-compute curves computable offline (eval.ttc).
 
 `grade_samples`: grades every recorded sample of best_of_n and every round of self_refine with the
-run's grader (once per distinct answer in a row), so curves need no grader later; a judge works as
-well as the rule grader. `prefix_picks` (best_of_n with `--selector model` only): asks the model to
+run's grader through its grading service (once per distinct answer in a row), so curves need no
+grader later; a judge works as well as the rule grader, and a sample whose grader raised is
+UNGRADED with the reason in its `grade_note` (left out of the curves, never a wrong answer).
+`prefix_picks` (best_of_n with `--selector model` only): asks the model to
 pick among the first N samples for each N = 2, 4, … below `--samples`, the extra calls the `model`
 selector needs for a curve. Which strategy gets which step is decided by its registry flags
 (`samples`, `selects`), so a composed or variant name (`best_of_n+rag`, `best_of_n@text`) is
@@ -18,7 +20,8 @@ from factprobe.agents.models.base import ModelError
 from factprobe.agents.registry import describes
 from factprobe.agents.selection import parse_pick, selection_messages
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.run.runner import error_text
+from factprobe.eval.core.redact import error_text
+from factprobe.eval.core.schema import Grade
 from factprobe.eval.run.steps import PostStepInput, register_post_step
 from factprobe.eval.ttc.curves import curve_sizes
 
@@ -40,7 +43,8 @@ async def grade_samples(data: PostStepInput) -> dict[str, Any]:
         if answer not in outcomes:
             outcomes[answer] = await data.grader.grade(data.question, answer)
         outcome = outcomes[answer]
-        graded.append({**sample, "grade": outcome.grade.value, "grader": outcome.grader})
+        undecided = {"grade_note": outcome.note} if outcome.grade is Grade.UNGRADED else {}
+        graded.append({**sample, "grade": outcome.grade.value, "grader": outcome.grader, **undecided})
     return {"samples": graded}
 
 
