@@ -30,7 +30,7 @@ def samples_answers(strategy: str) -> bool:
     return describes(strategy, "samples")
 
 
-@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies))
+@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies), order=10)
 async def grade_samples(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
     if not samples_answers(data.strategy) or not samples:
@@ -50,7 +50,7 @@ def wants_prefix_picks(config: RunConfig) -> bool:
     return config.selector == "model" and config.samples > 2 and runs_any(config, {"best_of_n"})
 
 
-@register_post_step("prefix_picks", wants_prefix_picks)
+@register_post_step("prefix_picks", wants_prefix_picks, order=20)
 async def prefix_picks(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
     if strategy_base(data.strategy) != "best_of_n" or not samples:
