@@ -217,7 +217,7 @@ USER_SCRIPT = textwrap.dedent('''
     from langgraph.graph import END, START, StateGraph
 
     import factprobe
-    from factprobe.agents.strategies.vanilla import answer_graph, vanilla_messages
+    from factprobe import answer_graph, vanilla_messages
 
 
     @factprobe.strategy("terse", "vanilla with a one-line instruction to be brief", reads=())
