@@ -195,6 +195,8 @@ def test_the_readme_plugin_files_run_as_written(tmp_path: Path, capsys: pytest.C
     assert summary["long_answers"] == {"vanilla": [], "terse": []}
     assert summary["strategies"]["terse"]["answer_words_mean"] == 1.0
     assert printed.index("terse: 1.0 words per answer") < printed.index(SCORES_TITLE)
+    assert cli.main(["datasets", "--plugin", str(tmp_path / "my_extensions.py")]) == 0
+    assert "tsv        one question<TAB>answer per line" in capsys.readouterr().out
     bad = tmp_path / "bad.tsv"
     bad.write_text("no tab here\n", encoding="utf-8")
     assert cli.main(["run", "--plugin", plugins, "--dataset", f"tsv:{bad}", "--out", str(tmp_path / "bad")]) == 2
