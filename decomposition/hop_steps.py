@@ -128,7 +128,7 @@ def undecided_note(outcome: GradeOutcome) -> dict[str, Any]:
     return {"grade_note": outcome.note} if outcome.grade is Grade.UNGRADED else {}
 
 
-@register_post_step("hop_probes", enabled=lambda config: config.hop_probes)
+@register_post_step("hop_probes", enabled=lambda config: config.hop_probes, order=40)
 async def hop_probes(data: PostStepInput) -> dict[str, Any]:
     """`hop_probes` for multi-hop questions; also the row's `hops` when the strategy has none."""
     if not is_multi_hop(data.question):
@@ -193,7 +193,7 @@ def decomposition_record(question: Question, plan: dict[str, Any], hops: list[Ho
     }
 
 
-@register_post_step("chain_hops", enabled=lambda config: True)
+@register_post_step("chain_hops", enabled=lambda config: True, order=50)
 async def chain_hops(data: PostStepInput) -> dict[str, Any]:
     """Grade a decomposing strategy's own hops against gold sub-QAs and record the decomposition."""
     plan = (data.state.get("extra") or {}).get("decomposition")

@@ -157,7 +157,7 @@ def _seed(data: SummaryInput) -> int:
     return int((data.manifest.get("config") or {}).get("seed") or 0)
 
 
-@summary_section("per_hop")
+@summary_section("per_hop", order=100)
 def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     """{strategy: {hop_count: entry}} for strategies with multi-hop questions (contract: the keys
     are hop counts only; the pooled entry is `per_hop_pooled`)."""
@@ -169,7 +169,7 @@ def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-@summary_section("per_hop_pooled")
+@summary_section("per_hop_pooled", order=110)
 def per_hop_pooled(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """{strategy: entry} over every hop count pooled (hop position i over the questions that have it)."""
     out: dict[str, dict[str, Any]] = {}
@@ -180,7 +180,7 @@ def per_hop_pooled(data: SummaryInput) -> dict[str, dict[str, Any]]:
     return out
 
 
-@summary_section("decomposition")
+@summary_section("decomposition", order=120)
 def decomposition(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """Decomposition quality per decomposing strategy: fallbacks, hop counts, hop-answer matches."""
     out: dict[str, dict[str, Any]] = {}

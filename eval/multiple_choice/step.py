@@ -82,7 +82,7 @@ def prompt_showed(state_messages: list[dict[str, Any]], block: str) -> bool:
     return any(isinstance(m.get("content"), str) and block in m["content"] for m in state_messages)
 
 
-@register_post_step("multiple_choice", enabled=lambda config: True)
+@register_post_step("multiple_choice", enabled=lambda config: True, order=80)
 async def multiple_choice(data: PostStepInput) -> dict[str, Any]:
     question = data.question
     if not question.choices:

@@ -20,7 +20,7 @@ def run_selector(rows, manifest: dict[str, Any]) -> str:
     return manifest.get("config", {}).get("selector", "model")
 
 
-@summary_section("ttc")
+@summary_section("ttc", order=70)
 def ttc(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """{strategy: {n, accuracy, f_score, tokens_mean, rows, unit, …}} for every strategy with samples."""
     out: dict[str, dict[str, Any]] = {}

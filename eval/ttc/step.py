@@ -31,7 +31,7 @@ def samples_answers(strategy: str) -> bool:
     return describes(strategy, "samples")
 
 
-@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies))
+@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies), order=10)
 async def grade_samples(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
     if not samples_answers(data.strategy) or not samples:
@@ -57,7 +57,7 @@ def wants_prefix_picks(config: RunConfig) -> bool:
     return config.selector == "model" and config.samples > 2 and any(map(selects_sample, config.strategies))
 
 
-@register_post_step("prefix_picks", wants_prefix_picks)
+@register_post_step("prefix_picks", wants_prefix_picks, order=20)
 async def prefix_picks(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
     if not selects_sample(data.strategy) or not samples:
