@@ -26,6 +26,7 @@ from rich.table import Table
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.run.pipeline import new_config
+from factprobe.eval.store.atomic import atomic_open
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
@@ -145,12 +146,10 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     columns: list[str] = []
     for row in rows:
         columns += [key for key in row if key not in columns]
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as handle:
+    with atomic_open(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
-    tmp.replace(path)
 
 
 def print_table(rows: list[dict[str, Any]], console: Console) -> None:
