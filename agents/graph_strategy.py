@@ -18,6 +18,7 @@ from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.linear import linear_graph
 from factprobe.agents.plugins import load_entry_point
 from factprobe.agents.registry import StrategySpec, check_name, register
 from factprobe.agents.state import QAState
@@ -68,8 +69,6 @@ def _confidence(value: Any) -> float | None:
 
 def wrap_graph(name: str, compiled_graph: Any):
     """A StrategySpec builder: the user's graph as one timed node over QAState."""
-    from langgraph.graph import END, START, StateGraph
-
     def build(context: StrategyContext):
         async def run_user_graph(state: QAState) -> dict[str, Any]:
             inputs: dict[str, Any] = {"question": state["question"].question}
@@ -96,11 +95,7 @@ def wrap_graph(name: str, compiled_graph: Any):
                     # graph time outside the chat-model calls (tools, python) still counts as cost
                     "other_latency_s": max(0.0, wall - in_calls)}
 
-        graph = StateGraph(QAState)
-        graph.add_node(name, run_user_graph)
-        graph.add_edge(START, name)
-        graph.add_edge(name, END)
-        return graph.compile()
+        return linear_graph({name: run_user_graph})
 
     return build
 
