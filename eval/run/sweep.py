@@ -25,7 +25,7 @@ from rich.table import Table
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
-from factprobe.eval.run.pipeline import new_config
+from factprobe.eval.run.pipeline import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
@@ -129,7 +129,7 @@ def combined_rows(cells: list[Cell]) -> list[dict[str, Any]]:
     """One row per cell × strategy from each cell's summary.json."""
     rows = []
     for cell in cells:
-        summary = json.loads((cell.config.out / "summary.json").read_text(encoding="utf-8"))
+        summary = json.loads((run_folder(cell.config) / "summary.json").read_text(encoding="utf-8"))
         for strategy, scores in summary.get("strategies", {}).items():
             gain = (summary.get("gains") or {}).get(strategy) or {}
             row: dict[str, Any] = {"cell": cell.name, "run_dir": str(cell.config.out),
@@ -201,7 +201,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
                           f"of the options that differ)[/dim]")
             continue
         console.rule(f"sweep cell {cell.name}")
-        resume = (cell.config.out / "manifest.json").is_file()
+        resume = (run_folder(cell.config) / "manifest.json").is_file()
         statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
     rows = combined_rows(cells)
     for row in rows:

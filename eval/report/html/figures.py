@@ -6,12 +6,15 @@ import base64
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from factprobe.eval.store.atomic import atomic_open
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 # Text stays text in the SVG (smaller, selectable); the browser draws it with its own fonts.
-SVG_STYLE = {"svg.fonttype": "none"}
+SVG_STYLE: dict[RcKeyType, Any] = {"svg.fonttype": "none"}
 _SVG_START = re.compile(r"<svg\b")
 
 
