@@ -41,7 +41,7 @@ class CallCounter(UsageMetadataCallbackHandler):
                      **kwargs: Any) -> None:
         self.started[run_id] = time.perf_counter()
 
-    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:   # the parent's signature
         super().on_llm_end(response, **kwargs)
         usage: dict[str, Any] = {}
         for generations in response.generations:
@@ -49,7 +49,7 @@ class CallCounter(UsageMetadataCallbackHandler):
                 message = getattr(generation, "message", None)
                 if message is not None and getattr(message, "usage_metadata", None):
                     usage = message.usage_metadata
-        started = self.started.pop(run_id, None)
+        started = self.started.pop(kwargs["run_id"], None)   # LangChain passes every handler the run id
         model = (response.llm_output or {}).get("model_name") or "langchain"
         self.records.append(CallRecord(
             model=str(model), purpose="user_graph", prompt_tokens=int(usage.get("input_tokens", 0)),

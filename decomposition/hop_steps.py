@@ -154,7 +154,7 @@ def decomposition_record(question: Question, plan: dict[str, Any], hops: list[Ho
     return {
         **plan, "predicted_hops": len(hops), "gold_hops": len(gold_hops),
         "hop_count_match": len(gold_hops) == len(hops) if gold_hops else None,
-        "hop_answer_matches": [bool(hop.answer) and matches_gold(hop.answer, [gold.answer, *gold.aliases])
+        "hop_answer_matches": [bool(hop.answer and matches_gold(hop.answer, [gold.answer, *gold.aliases]))
                                for hop, gold in zip(hops, gold_hops)] if same_count else None,
         "gold_answers_recovered": sum(any(matches_gold(a, [g.answer, *g.aliases]) for a in answers)
                                       for g in gold_hops) if gold_hops else None,
