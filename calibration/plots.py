@@ -59,7 +59,8 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     else:
         axis.text(0.97, 0.35, "no weighted slope:\nevery confidence is 0", transform=axis.transAxes,
                   ha="right", fontsize=7.5, color="tab:red")
-    axis.set_title(f"{method}: n={n}, ECE {100 * ece(bins):.1f}%", fontsize=9)
+    error = ece(bins)   # not None: the bins hold n > 0 rows
+    axis.set_title(f"{method}: n={n}, ECE " + ("–" if error is None else f"{100 * error:.1f}%"), fontsize=9)
     if hidden:
         axis.text(0.03, 0.97, f"{hidden} of {int(bins.filled.sum())} non-empty bins hidden\n"
                               f"(< {MIN_BIN_COUNT} rows each)",

@@ -49,8 +49,8 @@ def confidence_cost(rows: list[Result]) -> dict[str, Any]:
                    for row in measured])
     own_tokens = mean([row.prompt_tokens + row.completion_tokens for row in measured])
     return dict(zip(keys, (mean([row.extra_field("confidence_calls") for row in measured]), latency,
-                           latency / own_latency if own_latency else None, tokens,
-                           tokens / own_tokens if own_tokens else None)))
+                           latency / own_latency if latency is not None and own_latency else None, tokens,
+                           tokens / own_tokens if tokens is not None and own_tokens else None)))
 
 
 def _seed(data: SummaryInput) -> int:

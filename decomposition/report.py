@@ -108,9 +108,12 @@ def error_bars(heights: list[float], intervals: list[list[float] | None]) -> lis
     """Matplotlib's yerr (below, above) in percent; 0 where a bar or its interval is missing."""
     below, above = [], []
     for height, ci in zip(heights, intervals):
-        missing = ci is None or math.isnan(height)
-        below.append(0.0 if missing else max(0.0, height - 100 * ci[0]))
-        above.append(0.0 if missing else max(0.0, 100 * ci[1] - height))
+        if ci is None or math.isnan(height):
+            below.append(0.0)
+            above.append(0.0)
+            continue
+        below.append(max(0.0, height - 100 * ci[0]))
+        above.append(max(0.0, 100 * ci[1] - height))
     return [below, above]
 
 

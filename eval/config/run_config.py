@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import JsonDict
 
 from factprobe.eval.grading.base import HedgingPolicy
 
@@ -25,7 +26,7 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
     `strategy_option` marks options only some strategies read (a sweep folds cells that differ
     only in options none of their strategies reads)."""
-    extra = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
     if callable(default):
         return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)

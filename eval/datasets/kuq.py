@@ -9,6 +9,7 @@ has no answer (its listed "answers" explain why it cannot be answered) and its `
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, StrictBool
 
@@ -32,8 +33,8 @@ def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, jsonl_records(path), RawRecord, "KUQ"):
         label = (record.category or record.source).strip() or "general"
-        common = dict(id=f"kuq-{where.removeprefix('line ')}", question=record.question,
-                      category=label, source=NAME)
+        common: dict[str, Any] = dict(id=f"kuq-{where.removeprefix('line ')}", question=record.question,
+                                      category=label, source=NAME)
         if record.unknown:
             questions.append(Question(**common, answer=None, answerable=False,
                                       unanswerable_reason=record.category or None))

@@ -8,6 +8,7 @@ answer is the answer and the others are aliases. The category is the upstream co
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, StrictBool, StrictInt
 
@@ -37,8 +38,8 @@ def category(source: str) -> str:
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, json_records(path, "example"), RawRecord, "SelfAware"):
-        common = dict(id=f"selfaware-{record.question_id}", question=record.question,
-                      category=category(record.source), source=NAME)
+        common: dict[str, Any] = dict(id=f"selfaware-{record.question_id}", question=record.question,
+                                      category=category(record.source), source=NAME)
         if not record.answerable:
             questions.append(Question(**common, answer=None, answerable=False))
             continue

@@ -133,10 +133,18 @@ def report_current(run_dir: RunDir) -> bool:
     return report_is_current(run_dir)
 
 
+def run_folder(config: RunConfig) -> Path:
+    """The config's run directory: `new_config` and `resumed_config` always set it, so only a
+    config completed some other way lacks it (an OptionError naming --out)."""
+    if config.out is None:
+        raise OptionError("--out: the run has no run directory (build its config with new_config)")
+    return config.out
+
+
 def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError)."""
-    run_dir = RunDir(config.out)
+    run_dir = RunDir(run_folder(config))
     try:
         return _execute_locked(config, resume, console, run_dir)
     finally:

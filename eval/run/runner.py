@@ -57,10 +57,10 @@ def state_costs(state: QAState) -> dict[str, Any]:
 
 async def stream_graph(graph: Any, inputs: dict[str, Any], state: QAState) -> QAState:
     """Run a compiled graph, keeping its state after every step in `state` (updated in place),
-    so a step that raises leaves the trace and calls of the steps before it."""
+    so a step that raises leaves the trace and calls of the steps before it. Each streamed value
+    is the whole state so far (a key once set stays set), so updating replaces every key."""
     async for values in graph.astream(inputs, config={"recursion_limit": RECURSION_LIMIT},
                                       stream_mode="values"):
-        state.clear()
         state.update(values)
     return state
 

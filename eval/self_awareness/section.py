@@ -69,7 +69,7 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
     n = counts["n_answerable"] + counts["n_unanswerable"]
     kk, ku = ratio(counts["known_knowns"], n), ratio(counts["known_unknowns"], n)
     return {"n": n, **counts, "score_kk": kk, "score_ku": ku,
-            "score_sa": None if kk is None else kk + ku,
+            "score_sa": None if kk is None or ku is None else kk + ku,
             "answer_rate": ratio(counts["answered"], n),
             "answer_accuracy": ratio(counts["correct"], counts["answered"]),
             "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"])}

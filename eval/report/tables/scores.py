@@ -32,7 +32,7 @@ def gain_cell(gain: dict[str, Any] | None, prefix: str = "") -> str:
     """A delta and its interval: `f_score_delta` with `ci_low`/`ci_high`, or `accuracy_delta` with
     `accuracy_ci_low`/`accuracy_ci_high` (prefix "accuracy_")."""
     value = None if gain is None else gain.get("accuracy_delta" if prefix else "f_score_delta")
-    if value is None:
+    if gain is None or value is None:
         return "–"
     interval = ""
     if gain.get(f"{prefix}ci_low") is not None:
