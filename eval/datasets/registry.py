@@ -40,6 +40,10 @@ LOADERS: dict[str, tuple[str, str]] = {
     "mmworld": ("factprobe.eval.datasets.mmworld", "MMWorld annotation JSON: videos with lettered options"),
     "worldsense": ("factprobe.eval.datasets.worldsense",
                    "WorldSense worldsense_qa.json: task0.. per video, letter answers"),
+    "worldvqa": ("factprobe.eval.datasets.worldvqa",
+                 "WorldVQA TSV: base64 images, category, difficulty, language"),
+    "mmsap": ("factprobe.eval.datasets.mmsap",
+              "MM-SAP JSON/JSONL (file or folder): BasicVisQA, KnowVisQA, BeyondVisQA, refusal option"),
 }
 
 

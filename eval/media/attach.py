@@ -28,6 +28,7 @@ from factprobe.agents.models.wire import with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
 from factprobe.eval.core.modality import CAPTION, FRAMES, TEXT, split_variant
 from factprobe.eval.core.schema import Question
+from factprobe.eval.media.frames import VIDEO_SAMPLING
 from factprobe.eval.media.sources import MediaError, MediaResolver, MediaSettings
 
 
@@ -114,10 +115,12 @@ def has_media(question: Question, root: Path | None) -> bool:
 
 
 class RunMedia:
-    """Each question's image references, and the Attachment of a (question, variant)."""
+    """Each question's image references, and the Attachment of a (question, variant); `sampling`
+    says how they were found and sampled (the manifest's `media`)."""
 
-    def __init__(self, refs: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, refs: dict[str, list[str]] | None = None, sampling: dict[str, Any] | None = None) -> None:
         self.refs = refs or {}
+        self.sampling = sampling or {}
 
     def attachment(self, question: Question, strategy: str) -> Attachment:
         setting = split_variant(strategy)[1]
@@ -172,4 +175,9 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
             raise MediaError(f"the frames setting needs media for every question; {len(missing)} of "
                              f"{len(questions)} have none (e.g. {', '.join(missing[:3])}){hint}")
     resolver = MediaResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size))
-    return RunMedia({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)})
+    refs = {q.id: resolver.refs(q) for q in questions if has_media(q, media_root)}
+    return RunMedia(refs, {
+        "root": None if media_root is None else str(media_root), "frames": frames, "frame_size": frame_size,
+        "video_sampling": VIDEO_SAMPLING, "image_folders": "every image file, sorted by name",
+        "layouts": dict(resolver.layouts.most_common()), "questions_with_media": len(refs),
+        "images": sum(len(r) for r in refs.values())})

@@ -196,7 +196,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     grader = make_grader(config)
     runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
     if not resume:
-        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
+        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader,
+                                                    media.sampling))
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "

@@ -4,6 +4,10 @@ Every attached image is resized and JPEG-encoded once; the JPEG is kept as
 `<cache>/media/images/<sha256>.jpg` and named in messages by `sha256:<hex>`. An index
 (`<cache>/media/index.sqlite`) maps a source key (the source file's content hash plus the
 sampling settings) to its list of references, so a second run neither decodes nor encodes again.
+
+Images a dataset file embeds (WorldVQA's base64 column) are kept as they were released, under
+`<cache>/media/originals/<sha256>.<ext>`, and named in a question's `media` by
+`original:<sha256>.<ext>`: the question names its image by content, wherever the cache is.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import TYPE_CHECKING
 from factprobe.eval.store.json_store import JsonStore, default_cache_dir, hash_key
 
 REF_PREFIX = "sha256:"
+ORIGINAL_PREFIX = "original:"
 JPEG_QUALITY = 85
 MEDIA_TYPE = "image/jpeg"
 # Bump when the way images are sampled or encoded changes, so old index entries are not reused.
@@ -29,6 +34,10 @@ if TYPE_CHECKING:
 
 def is_ref(value: str) -> bool:
     return value.startswith(REF_PREFIX)
+
+
+def is_original(value: str) -> bool:
+    return value.startswith(ORIGINAL_PREFIX)
 
 
 def encode_jpeg(image: Image, long_side: int) -> bytes:
@@ -70,6 +79,22 @@ class MediaStore:
                 out.write(jpeg)
             os.replace(temporary, path)
         return ref
+
+    def put_original(self, data: bytes, suffix: str) -> str:
+        """Keep an embedded image's bytes as released (atomically, once); its `original:` name."""
+        name = hashlib.sha256(data).hexdigest() + suffix
+        path = self.folder / "originals" / name
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".part")
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        return ORIGINAL_PREFIX + name
+
+    def original_path(self, ref: str) -> Path:
+        """Where an `original:` image is kept (it may have been removed with the cache)."""
+        return self.folder / "originals" / Path(ref.removeprefix(ORIGINAL_PREFIX)).name
 
     def read(self, ref: str) -> bytes:
         path = self.path_of(ref)
