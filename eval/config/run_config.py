@@ -78,7 +78,8 @@ class RunConfig(BaseModel):
                               flag="--no-hop-probes")
     # media and input settings (factprobe.eval.media)
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
-                                "(sorted by name) or DIR/X.<mp4|webm|mkv|mov|avi> sampled to --frames")
+                                "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
+                                "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
     frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)

@@ -31,8 +31,15 @@ from pydantic import BaseModel, Field
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import FieldValue, Question
 from factprobe.eval.datasets.mcq import gold_option
-from factprobe.eval.datasets.raw import AnswerText, Located, Text, json_document, jsonl_records, parse_records
-from factprobe.eval.datasets.raw import record_error
+from factprobe.eval.datasets.raw import (
+    AnswerText,
+    Located,
+    Text,
+    json_document,
+    jsonl_records,
+    parse_records,
+    record_error,
+)
 from factprobe.eval.datasets.registry import Dataset
 
 NAME = "mmsap"
