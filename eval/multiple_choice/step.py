@@ -7,7 +7,9 @@ when they fail; eval.choice_mapping) and replaces the row's grade with the lette
 order, the gold letter, the mapped letter and how it was mapped ("rule", "model" or None), whether
 the prompt showed the options, and the mapping call's tokens and latency (measurement, not
 strategy cost). A failed mapping call leaves the answer UNGRADED with the error in `post_step_errors`
-(so --resume asks again); a gold answer that is not one of the choices is UNGRADED too.
+(so --resume asks again); a gold answer that is not one of the choices is UNGRADED too. An
+unanswerable question (MM-SAP's BeyondVisQA: no option is right) is graded like any other: the
+refusal option or a refusal is NOT_ATTEMPTED, any option chosen INCORRECT.
 """
 
 from __future__ import annotations
@@ -61,9 +63,10 @@ async def multiple_choice(data: PostStepInput) -> dict[str, Any]:
                     "post_step_errors": {"multiple_choice": error_text(exc)}}
     entry.update(letter=letter, mapped_by=mapped_by if letter is not None else None,
                  model_asked=mapped_by == "model")
-    if shown.gold_letter is None:
+    if shown.gold_letter is None and question.answerable:
         return {"multiple_choice": entry, "grade": Grade.UNGRADED, "grader": GRADER_NAME,
                 "grade_note": f"the gold answer {question.answer!r} is not one of the choices"}
     grade = choice_grade(letter, answer, shown)
-    note = f"option {letter} (gold {shown.gold_letter}), mapped by {mapped_by}" if letter else "no option"
+    gold = shown.gold_letter or "none: unanswerable"
+    note = f"option {letter} (gold {gold}), mapped by {mapped_by}" if letter else "no option"
     return {"multiple_choice": entry, "grade": grade, "grader": GRADER_NAME, "grade_note": note}
