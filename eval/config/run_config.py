@@ -84,9 +84,12 @@ class RunConfig(BaseModel):
     frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
-    modality: list[Literal["text", "frames", "caption"]] = option(
+    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
-        "with the media; caption: with the dataset's caption); empty: media when there are any")
+        "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
+        "frames+subtitles: frames and the .srt text); empty: media when there are any")
+    audio_seconds: float = option(300.0, "audio settings: seconds of sound track sent (from the start)",
+                                  gt=0.0, le=3600.0)
     # a benchmark's settings and the answer prompt (factprobe.eval.config.presets)
     preset: Literal["videosimpleqa", "worldvqa", "mmsap", "mmworld", "worldsense"] | None = option(
         None, "a benchmark's own settings in one flag: answer prompt and reply format, judge prompt, "

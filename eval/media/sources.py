@@ -23,7 +23,9 @@ from pathlib import Path
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
+from factprobe.eval.media.audio import AUDIO_SUFFIXES, extract_audio
 from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, sample_frames
+from factprobe.eval.media.subtitles import subtitle_text
 from factprobe.eval.store.json_store import file_sha256
 from factprobe.eval.store.media_cache import MediaStore, encode_jpeg, is_original
 
@@ -43,6 +45,7 @@ class MediaSettings:
     base: Path                 # where relative `media` paths of native rows are read when root is unset
     frames: int = 8
     frame_size: int = 512
+    audio_seconds: float = 300.0
 
 
 def image_files(folder: Path) -> list[Path]:
@@ -188,3 +191,63 @@ class MediaResolver:
             refs = [self.store.put(encode_jpeg(frame, self.settings.frame_size)) for frame in frames]
             self.store.remember(key, refs)
         return refs
+
+
+def audio_source(root: Path, media_id: str, frames: int) -> Path | None:
+    """Where the sound of `media_id` is: `root/audios/<id>.<audio>` (WorldSense's extracted
+    tracks), `root/<id>.<audio>`, else the video `--media` finds for it."""
+    for folder in (root / "audios", root):
+        for suffix in AUDIO_SUFFIXES:
+            if (folder / f"{media_id}{suffix}").is_file():
+                return folder / f"{media_id}{suffix}"
+    hit = find_by_id(root, media_id, frames)
+    if hit is not None and hit[0].is_file() and hit[0].suffix.lower() in VIDEO_SUFFIXES:
+        return hit[0]
+    return video_named(root / "videos", media_id) if (root / "videos").is_dir() else None
+
+
+def subtitle_source(folders: list[Path], media_id: str) -> Path | None:
+    """`<folder>/subtitles/<id>.srt` or `<folder>/<id>.srt`, in the folders given, first found."""
+    for folder in folders:
+        for candidate in (folder / "subtitles" / f"{media_id}.srt", folder / f"{media_id}.srt"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+class TrackResolver(MediaResolver):
+    """A MediaResolver that also reads a question's sound track and subtitles."""
+
+    def audio(self, question: Question) -> list[str]:
+        """The reference of the question's sound track as WAV (cut at `audio_seconds`)."""
+        source = None
+        if question.media_id and self.settings.root is not None:
+            source = audio_source(self.settings.root, question.media_id, self.settings.frames)
+        for entry in question.media:
+            path = Path(entry).expanduser()
+            path = path if path.is_absolute() else (self.settings.root or self.settings.base) / path
+            if source is None and path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES + AUDIO_SUFFIXES:
+                source = path
+        if source is None:
+            raise MediaError(f"question {question.id}: no sound track found (looked for audios/<id>.wav, "
+                             f"<id>.<audio> and its video under {self.settings.root}, and video media)")
+        key = {"kind": "audio", "content": file_sha256(source), "seconds": self.settings.audio_seconds}
+        refs = self.store.lookup(key)
+        if refs is None:
+            try:
+                refs = [self.store.put_audio(extract_audio(source, self.settings.audio_seconds))]
+            except VideoError as exc:
+                raise MediaError(f"question {question.id}: {exc}") from None
+            self.store.remember(key, refs)
+        self.layouts["audio"] += 1
+        return refs
+
+    def subtitles(self, question: Question) -> str:
+        """The text of the question's subtitles (`subtitles/<id>.srt` under --media or beside the data)."""
+        folders = [folder for folder in (self.settings.root, self.settings.base) if folder is not None]
+        source = subtitle_source(folders, question.media_id) if question.media_id else None
+        if source is None:
+            raise MediaError(f"question {question.id}: no subtitles {question.media_id}.srt under "
+                             f"{' or '.join(str(folder) for folder in folders)} (nor in their subtitles/)")
+        self.layouts["subtitles"] += 1
+        return subtitle_text(source)
