@@ -109,7 +109,7 @@ def load_file(path: Path, questions: list[Question], notes: list[str]) -> None:
         options = lettered(record.options)
         refusals = [letter for letter, text in options if is_refusal(text)]
         choices = [text for _, text in options if not is_refusal(text)]
-        gold_text = gold_option(path, where, [text for _, text in options], record.answer.strip())
+        gold_text = gold_option(path, where, [text for _, text in options], str(record.answer).strip())
         fields: dict[str, FieldValue] = {"subset": subset}
         if record.type.strip():
             fields["type"] = record.type.strip()

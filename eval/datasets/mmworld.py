@@ -85,7 +85,7 @@ def load(path: Path) -> Dataset:
             if [letter.lower() for letter in letters] != [chr(ord("a") + i) for i in range(len(letters))]:
                 raise record_error(path, at, "options", f"expected letters a, b, … without gaps, got {letters}")
             gold = gold_option(path, at, choices, raw.correct_answer_label, "correct_answer_label")
-            if raw.answer is not None and raw.answer.strip() != gold:
+            if raw.answer is not None and str(raw.answer).strip() != gold:
                 notes.append(f"{at} (video {video.video_id!r}): `answer` {raw.answer!r} is not option "
                              f"{raw.correct_answer_label!r}; the labelled option {gold!r} is the gold")
             questions.append(Question(id=f"mmworld-{video.video_id}-{number}", question=raw.question,

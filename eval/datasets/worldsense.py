@@ -93,7 +93,7 @@ def load(path: Path) -> Dataset:
         keys = sorted((key for key in video if TASK_KEY.fullmatch(key)), key=lambda key: int(key[4:]))
         located = [(f"video {video_id!r}, {key}", video[key]) for key in keys]
         for (where, task), key in zip(parse_records(path, located, RawTask, "WorldSense"), keys):
-            choices = without_letters(task.candidates)
+            choices = without_letters([str(candidate) for candidate in task.candidates])
             questions.append(Question(id=f"worldsense-{video_id}-{key}", question=task.question,
                                       choices=choices, answer=gold_option(path, where, choices, task.answer),
                                       category=header.domain, media_id=str(video_id),

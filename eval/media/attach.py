@@ -221,7 +221,7 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     if not settings & {None, *WITH_FRAMES, *WITH_AUDIO}:
         return RunMedia()
     hint = "" if media_root is not None else "; give --media DIR for items with a media id"
-    for setting in sorted(settings & {*WITH_FRAMES, *WITH_AUDIO}):
+    for setting in sorted(s for s in settings if s in (*WITH_FRAMES, *WITH_AUDIO)):
         require(questions, setting, "media", lambda q: has_media(q, media_root), hint)
     resolver = TrackResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size,
                                            audio_seconds))
