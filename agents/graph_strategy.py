@@ -18,8 +18,7 @@ from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.plugins import load_entry_point
-from factprobe.agents.registry import StrategySpec, check_name, register
+from factprobe.agents.registry import STRATEGIES, StrategySpec, check_name, register
 from factprobe.agents.state import QAState
 from factprobe.eval.core.schema import CallRecord
 
@@ -115,7 +114,7 @@ def graph_strategy(name: str, compiled_graph: Any, description: str = "", *, rep
     if not hasattr(compiled_graph, "ainvoke"):
         raise TypeError(f"graph_strategy({name!r}, …): expected a compiled LangGraph graph "
                         f"(StateGraph(...).compile()), got {type(compiled_graph).__name__}")
-    if load_entry_point(name) and replace:  # a built-in (or installed) strategy registers first
+    if STRATEGIES.load_named(name) and replace:  # a built-in (or installed) strategy registers first
         raise ValueError(f"graph_strategy({name!r}, replace=True): {name!r} is a built-in or installed "
                          f"strategy; choose another name")
     spec = StrategySpec(name, description or f"user graph {name}", wrap_graph(name, compiled_graph),

@@ -67,7 +67,7 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     axis.legend(loc="lower right", fontsize=7)
 
 
-@report_plot
+@report_plot(order=30)
 def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path) -> list[Path] | None:
     """reliability_<strategy>.png: a reliability diagram per confidence method."""
     written = []
@@ -90,7 +90,7 @@ def _all_methods(grouped: dict[str, list[Result]]) -> list[str]:
     return names
 
 
-@report_plot
+@report_plot(order=40)
 def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """confidence_histogram.png: the share of rows per 10-point confidence bin, per strategy."""
     grouped = strategy_groups(rows)
@@ -119,7 +119,7 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
     return path
 
 
-@report_plot
+@report_plot(order=50)
 def risk_coverage_curves(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """risk_coverage.png: error rate among the most confident answers as coverage grows."""
     grouped = strategy_groups(rows)

@@ -59,7 +59,7 @@ def table_row(label: str, hop_count: str, entry: dict[str, Any], width: int, fin
             joint(entry, "final_wrong_all_hops_right")]
 
 
-@report_table
+@report_table(order=60)
 def per_hop_table(summary: dict[str, Any], console: Console) -> None:
     per_hop = summary.get("per_hop") or {}
     if not per_hop:
@@ -87,7 +87,7 @@ def per_hop_table(summary: dict[str, Any], console: Console) -> None:
         console.print(f"final right, a probed hop wrong — {name}, {hop_count} hops: {', '.join(labels)}")
 
 
-@report_table
+@report_table(order=70)
 def decomposition_table(summary: dict[str, Any], console: Console) -> None:
     quality = summary.get("decomposition") or {}
     if not quality:
@@ -114,7 +114,7 @@ def error_bars(heights: list[float], intervals: list[list[float] | None]) -> lis
     return [below, above]
 
 
-@report_plot
+@report_plot(order=20)
 def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score."""
     per_hop = summary.get("per_hop") or {}

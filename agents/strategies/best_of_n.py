@@ -61,7 +61,7 @@ def options(context: StrategyContext) -> tuple[int, float, str]:
 
 
 @register_strategy("best_of_n", "N samples at temperature 1.0, one selected (--samples, --selector)",
-                   samples=True, reads=("samples", "sample_temperature", "selector"))
+                   samples=True, selects=True, reads=("samples", "sample_temperature", "selector"), order=20)
 def build(context: StrategyContext):
     count, temperature, selector = options(context)
 

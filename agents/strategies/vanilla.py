@@ -58,6 +58,6 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
     return graph.compile()
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=())
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=(), order=10)
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages)

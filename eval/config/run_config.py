@@ -58,8 +58,8 @@ class RunConfig(BaseModel):
     repeats: int = option(1, "ask every question R times", ge=1)
     temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
     max_tokens: int = option(96, "completion tokens per answer call", ge=1)
-    plugins: list[str] = option(list, "modules or .py files that register strategies (comma-separated)",
-                                flag="--plugin")
+    plugins: list[str] = option(list, "modules or .py files that register strategies or other extensions "
+                                "(comma-separated)", flag="--plugin")
     # strategy options
     samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
     sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",

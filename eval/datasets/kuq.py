@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field, StrictBool
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, jsonl_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "kuq"
 
@@ -27,6 +27,7 @@ class RawRecord(BaseModel):
     source: str = ""
 
 
+@loader("kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions", order=70)
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, jsonl_records(path), RawRecord, "KUQ"):

@@ -40,7 +40,7 @@ from factprobe.eval.datasets.raw import (
     parse_records,
     record_error,
 )
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "mmsap"
 SUBSETS = ("BasicVisQA", "KnowVisQA", "BeyondVisQA")
@@ -129,6 +129,7 @@ def load_file(path: Path, questions: list[Question], notes: list[str]) -> None:
             category=subset, media=[record.image] if record.image else [], fields=fields, source=NAME))
 
 
+@loader("mmsap", "MM-SAP JSON/JSONL (file or folder): Basic/Know/BeyondVisQA, refusal option", order=140)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     notes: list[str] = []

@@ -29,7 +29,7 @@ from pydantic import BaseModel, Field, StrictBool
 from factprobe.eval.core.schema import FieldValue, Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "mmworld"
 FLAGS = ("requires_domain_knowledge", "requires_audio", "requires_visual", "question_only")
@@ -74,6 +74,7 @@ def caption_of(video: RawVideo) -> str | None:
     return text or None
 
 
+@loader("mmworld", "MMWorld mmworld.json: videos with lettered options, type, discipline, flags", order=120)
 def load(path: Path) -> Dataset:
     questions = []
     notes: list[str] = []

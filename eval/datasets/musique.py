@@ -26,7 +26,7 @@ from factprobe.eval.datasets.raw import (
     parse_records,
     record_error,
 )
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 from factprobe.eval.datasets.relations import relation_question, tidy_question
 
 NAME = "musique"
@@ -115,6 +115,7 @@ def to_question(path: Path, where: str, record: RawRecord) -> Question:
     return Question(**common, answer=answer, aliases=aliases, hops=hops)
 
 
+@loader("musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question", order=30)
 def load(path: Path) -> Dataset:
     records = parse_records(path, jsonl_records(path), RawRecord, "MuSiQue")
     return Dataset(path.stem, [to_question(path, where, record) for where, record in records])

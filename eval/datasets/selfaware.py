@@ -13,7 +13,7 @@ from pydantic import BaseModel, StrictBool, StrictInt
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "selfaware"
 
@@ -33,6 +33,7 @@ def category(source: str) -> str:
     return name or "general"
 
 
+@loader("selfaware", "SelfAware JSON: answerable and unanswerable questions", order=60)
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, json_records(path, "example"), RawRecord, "SelfAware"):

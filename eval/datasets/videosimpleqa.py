@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, StrictFloat, StrictInt
 
 from factprobe.eval.core.schema import Hop, Question
 from factprobe.eval.datasets.raw import json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "videosimpleqa"
 MIN_HOPS, MAX_HOPS = 2, 4
@@ -93,6 +93,7 @@ def repair_note(where: str, position: int, date: str, action: str) -> str:
     return f"{where} (array index {position - 1}, date {date or '(empty)'}): {action}"
 
 
+@loader("videosimpleqa", "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id", order=100)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     repairs: list[str] = []

@@ -29,7 +29,7 @@ from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import FieldValue, Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_document, parse_records
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "worldsense"
 TASK_KEY = re.compile(r"task\d+")
@@ -80,6 +80,7 @@ def task_fields(task: RawTask) -> dict[str, FieldValue]:
     return {name: value.strip() for name in ("task_domain", "task_type") if (value := getattr(task, name)).strip()}
 
 
+@loader("worldsense", "WorldSense worldsense_qa.json: task0.. per video, letter answers, audio class", order=130)
 def load(path: Path) -> Dataset:
     document = json_document(path)
     if not isinstance(document, dict) or not document:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import FieldValue, Question
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 from factprobe.eval.store.media_cache import MediaStore
 
 NAME = "worldvqa"
@@ -97,6 +97,7 @@ def stored_image(store: MediaStore, encoded: str) -> str:
     return store.put_original(data, SUFFIXES.get(image_format, f".{image_format.lower() or 'img'}"))
 
 
+@loader("worldvqa", "WorldVQA TSV: base64 images, category, difficulty, language", order=135)
 def load(path: Path) -> Dataset:
     store = MediaStore()
     questions: list[Question] = []

@@ -15,7 +15,7 @@ from factprobe.eval.report.build import report_plot  # noqa: E402
 from factprobe.eval.report.html.figures import save_figure  # noqa: E402
 
 
-@report_plot
+@report_plot(order=70)
 def multiple_choice_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     scores = summary.get("multiple_choice") or {}
     if not scores:

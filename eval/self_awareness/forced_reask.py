@@ -66,7 +66,7 @@ def forced_messages(data: PostStepInput, question: Question) -> list[dict[str, s
     return vanilla_messages(presented_question(question, data.repeat, data.context.seed), passages)
 
 
-@register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies))
+@register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies), order=30)
 async def forced_reask(data: PostStepInput) -> dict[str, Any]:
     question = data.question
     if not offers_refusal(data.strategy) or not question.answerable:

@@ -75,7 +75,7 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
             "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"])}
 
 
-@summary_section("self_awareness")
+@summary_section("self_awareness", order=80)
 def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
     grouped = data.by_strategy
     offered = {name: data.strategy_flag(name, "offers_refusal") for name in grouped}
