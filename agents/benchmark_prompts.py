@@ -8,7 +8,8 @@ JSON example stays intact):
 - `{options}`: the lettered options, one `A. text` line each (empty for open questions);
 - `{letters}`: the option letters, e.g. `A, B, C or D`;
 - `{passages}`: retrieved passages (empty without retrieval).
-A template without `{options}` gets the options after its text when the question has choices, and
+A preset's system text may have a Chinese version, used for questions whose `language` field is
+`zh` (WorldVQA). A template without `{options}` gets the options after its text when the question has choices, and
 one without `{passages}` gets the passages before it, so no input is silently left out.
 
 Reply formats: `lines` ("Answer: …" and "Confidence: …%", read by factprobe.agents.parsing),
@@ -63,6 +64,13 @@ BENCHMARK_PROMPTS: dict[str, tuple[str, str, str]] = {
 }
 
 
+# WorldVQA asks its Chinese questions with a Chinese instruction (the `language` field `zh`).
+SYSTEM_ZH = {
+    "worldvqa": "请回答关于这张图片的问题，尽量详细：说出你能认出的最具体的名称。回答的最后一行写"
+                "“Confidence: N%”，N 为 0 到 100，表示你对答案正确的把握。",
+}
+
+
 class PromptTemplateError(ValueError):
     """A prompt template with a placeholder that names nothing."""
 
@@ -110,7 +118,9 @@ def benchmark_messages(prompt: Mapping[str, Any], question: Question, repeat: in
         text = f"Use these passages if they help:\n{passages_text(passages)}\n\n{text}"
     if offers_refusal:
         text = f"{text}\n{REFUSAL_CHOICE if shown else REFUSAL_OPEN}"
-    messages = [{"role": "system", "content": prompt["system"]}] if prompt.get("system") else []
+    system = prompt.get("system_zh") if question.fields.get("language") == "zh" else None
+    system = system or prompt.get("system")
+    messages = [{"role": "system", "content": system}] if system else []
     return [*messages, {"role": "user", "content": text}]
 
 

@@ -119,6 +119,18 @@ def test_json_replies_are_parsed_into_answer_and_confidence(reply, expected) -> 
     assert parse_reply(reply, "json") == expected
 
 
+def test_worldvqa_asks_chinese_questions_with_the_chinese_instruction() -> None:
+    from factprobe.agents.benchmark_prompts import benchmark_messages
+    from factprobe.eval.core.schema import Question
+
+    prompt = RunConfig(preset="worldvqa").answer_prompt()
+    chinese = Question(id="z", question="这是哪座桥？", answer="样例桥", fields={"language": "zh"})
+    english = chinese.model_copy(update={"fields": {"language": "non-zh"}, "question": "Which bridge?"})
+    assert benchmark_messages(prompt, chinese, 0, 0)[0]["content"].startswith("请回答")
+    assert benchmark_messages(prompt, english, 0, 0)[0]["content"].startswith("Answer the question")
+    assert benchmark_messages(prompt, chinese, 0, 0)[1] == {"role": "user", "content": "这是哪座桥？"}
+
+
 def test_free_replies_keep_the_whole_answer_without_the_confidence_line() -> None:
     reply = "It is the Invented Bridge,\na steel arch over the Glass River.\nConfidence: 40%"
     assert parse_reply(reply, "free") == ("It is the Invented Bridge,\na steel arch over the Glass River.", 40.0, "free")

@@ -3,14 +3,13 @@
 A preset fills in the options the user did not give (anything given on the command line or in a
 sweep wins), and names the benchmark's answer prompt and reply format
 (factprobe.agents.benchmark_prompts; `--prompt-file` replaces the prompt, `--reply-format` the
-format). What each preset sets, from the papers' protocols (../docs in the benchmarks' sources):
+format). What each preset sets, from the five papers' protocols and their released evaluation code:
 
 - videosimpleqa: the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt
-  (with --judge);
-  equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer tokens.
-- worldvqa: the detailed-answer prompt with a 0–100 confidence; the WorldVQA judge prompt (with
-  --judge); hedged
-  answers penalised; up to 512 answer tokens (detailed answers).
+  (with --judge); equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer
+  tokens.
+- worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
+  WorldVQA judge prompt (with --judge); hedged answers penalised; up to 512 answer tokens.
 - mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
   refused questions re-asked without it); 5 repeats, each with the options shuffled.
 - mmworld: the letter-only prompt; 10 frames (the paper's setting for API models).
@@ -22,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, check_template
+from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, check_template
 
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
     "videosimpleqa": {"judge_prompt": "videosimpleqa", "hedging": "penalize", "frames": 32, "max_tokens": 1024},
@@ -61,6 +60,8 @@ def answer_prompt(preset: str | None, prompt_file: Path | None, reply_format: st
         return None
     system, user, preset_format = BENCHMARK_PROMPTS[preset] if preset else ("", "", "lines")
     source = f"preset {preset}" if preset else ""
+    system_zh = SYSTEM_ZH.get(preset or "", "")
     if prompt_file is not None:
-        system, user, source = "", read_prompt_file(prompt_file), f"prompt file {prompt_file}"
-    return {"system": system, "user": user, "reply_format": reply_format or preset_format, "source": source}
+        system, system_zh, user, source = "", "", read_prompt_file(prompt_file), f"prompt file {prompt_file}"
+    prompt = {"system": system, "user": user, "reply_format": reply_format or preset_format, "source": source}
+    return {**prompt, "system_zh": system_zh} if system_zh else prompt
