@@ -86,7 +86,8 @@ def test_builtin_order_is_fixed_by_the_registrations() -> None:
     assert list(METHODS.items()) == ["verbal", "token_prob", "consistency", "p_true"]
     assert list(STRATEGIES.items()) == ["vanilla", "best_of_n", "decompose", "rag", "refusal", "self_refine"]
     assert list(LOADERS.items()) == ["jsonl", "simpleqa", "musique", "hotpotqa", "2wiki", "selfaware", "kuq",
-                                     "fanoutqa", "compceleb", "videosimpleqa", "mcq", "mmworld", "worldsense"]
+                                     "fanoutqa", "compceleb", "videosimpleqa", "mcq", "mmworld", "worldsense",
+                                     "worldvqa", "mmsap"]
     for registry in (summary.SECTIONS, summary.STRATEGY_METRICS, report.TABLES, report.PLOTS, POST_STEPS,
                      METHODS, STRATEGIES, LOADERS):
         assert all(entry.order < DEFAULT_ORDER for entry in registry._items.values()

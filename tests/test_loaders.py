@@ -33,7 +33,7 @@ SHARED_FILES = {
     "videosimpleqa": "videosimpleqa/VideoSimpleQA_sample.json",
 }
 # loaders with no public slice in ../shared/datasets (tested on files their tests write)
-UNSHARED = {"jsonl", "mcq", "mmworld", "worldsense"}
+UNSHARED = {"jsonl", "mcq", "mmworld", "worldsense", "worldvqa", "mmsap"}
 # records, answerable, unanswerable
 COUNTS = {
     "simpleqa": (400, 400, 0),

@@ -97,6 +97,17 @@ def warm_up(model: ChatModel, messages: list[Message]) -> None:
         method(messages)
 
 
+def accepts_audio(model: ChatModel) -> bool:
+    """Whether `model`, or the backend a wrapper holds in `inner`, sends audio (`supports_audio`;
+    a backend that does not say sends none)."""
+    current: object | None = model
+    while current is not None:
+        if hasattr(current, "supports_audio"):
+            return bool(current.supports_audio)
+        current = getattr(current, "inner", None)
+    return False
+
+
 def accepts_images(model: ChatModel) -> bool:
     """Whether `model`, or the backend a wrapper holds in `inner`, reads images (`supports_images`;
     a backend that does not say reads text only)."""

@@ -18,7 +18,7 @@ from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
-from factprobe.eval.datasets.describe import describe_dataset
+from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
@@ -92,9 +92,8 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
             print(json.dumps(description, indent=2))
         else:
             table = Table(title=f"dataset {args.name}", show_header=False)
-            for key, value in description.items():
-                table.add_row(key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list))
-                              else str(value))
+            for key, value in describe_rows(description):
+                table.add_row(key, value)
             console.print(table)
         return 0
     for name, text in describe_loaders().items():

@@ -12,9 +12,10 @@ import math
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import JsonDict
 
+from factprobe.eval.config.presets import answer_prompt, read_prompt_file, with_preset
 from factprobe.eval.grading.base import HedgingPolicy
 
 
@@ -79,13 +80,26 @@ class RunConfig(BaseModel):
                               flag="--no-hop-probes")
     # media and input settings (factprobe.eval.media)
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
-                                "(sorted by name) or DIR/X.<mp4|webm|mkv|mov|avi> sampled to --frames")
+                                "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
+                                "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
     frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
-    modality: list[Literal["text", "frames", "caption"]] = option(
+    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
-        "with the media; caption: with the dataset's caption); empty: media when there are any")
+        "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
+        "frames+subtitles: frames and the .srt text); empty: media when there are any")
+    audio_seconds: float = option(300.0, "audio settings: seconds of sound track sent (from the start)",
+                                  gt=0.0, le=3600.0)
+    # a benchmark's settings and the answer prompt (factprobe.eval.config.presets)
+    preset: Literal["videosimpleqa", "worldvqa", "mmsap", "mmworld", "worldsense"] | None = option(
+        None, "a benchmark's own settings in one flag: answer prompt and reply format, judge prompt, "
+        "hedging, frames, repeats and refusal strategies (any option given explicitly wins)")
+    prompt_file: Path | None = option(None, "answer prompt: a file with your exact text, its placeholders "
+                                      "{question} {options} {letters} {passages} filled per question")
+    reply_format: Literal["lines", "json", "free"] | None = option(
+        None, "how the answer prompt's replies are read: lines (Answer:/Confidence:), json ({\"answer\", "
+        "\"confidence_score\"}), free (the whole reply); unset: the preset's, else lines")
     # options that change no result row: a resumed run may change them
     out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
@@ -100,6 +114,29 @@ class RunConfig(BaseModel):
                               "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
     max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
                                    ge=0.0, le=1.0, changes_results=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any) -> Any:
+        return with_preset(data)
+
+    @field_validator("prompt_file")
+    @classmethod
+    def _prompt_file(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            read_prompt_file(value)
+        return value
+
+    @field_validator("reply_format")
+    @classmethod
+    def _reply_format_needs_a_prompt(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("preset") is None and info.data.get("prompt_file") is None:
+            raise ValueError("reads the replies of --preset or --prompt-file; give one of them")
+        return value
+
+    def answer_prompt(self) -> dict[str, str] | None:
+        """The answer prompt of --preset / --prompt-file (None: each strategy's own prompt)."""
+        return answer_prompt(self.preset, self.prompt_file, self.reply_format)
 
     @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate")
     @classmethod
@@ -142,6 +179,7 @@ class RunConfig(BaseModel):
         options = {name: data[name] for name in type(self).model_fields if self.option_meta(name)["strategy_option"]}
         # Token logprobs cost time on the local backend: ask for them only when a method reads them.
         options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
+        options["answer_prompt"] = self.answer_prompt()
         return options
 
 

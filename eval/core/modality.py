@@ -5,7 +5,10 @@
 same strategy, only the input differs.
 - text: the question alone, media left out;
 - frames: the question with its media (images, or a video's sampled frames);
-- caption: the question with the dataset's text caption of the media instead of them.
+- caption: the question with the dataset's text caption of the media instead of them;
+- audio: the question with the video's sound track only (WorldSense's and MMWorld's audio setting);
+- frames+audio: the frames and the sound track together;
+- frames+subtitles: the frames with the video's subtitles as text.
 A name without `@` is the run's natural setting: frames when the question has media, else text.
 """
 
@@ -14,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 TEXT, FRAMES, CAPTION = "text", "frames", "caption"
-SETTINGS = (TEXT, FRAMES, CAPTION)
+AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES = "audio", "frames+audio", "frames+subtitles"
+SETTINGS = (TEXT, FRAMES, CAPTION, AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES)
+WITH_FRAMES = (FRAMES, FRAMES_AUDIO, FRAMES_SUBTITLES)
+WITH_AUDIO = (AUDIO, FRAMES_AUDIO)
 SEPARATOR = "@"
 
 

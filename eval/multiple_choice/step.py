@@ -12,8 +12,10 @@ or None), whether the prompt showed the options, and the mapping call's tokens a
 
 A failed mapping call leaves the answer UNGRADED (the service's policy) with the error also in
 `post_step_errors`, so --resume answers and grades the row again; a gold answer that is not one of
-the choices is UNGRADED too. On --resume such a row is never re-graded by the run's own grader
-(GradingService.regrades): its grading policy stays the letter's.
+the choices is UNGRADED too (an unanswerable question, MM-SAP's BeyondVisQA, is graded like any
+other: the refusal option or a refusal is NOT_ATTEMPTED, any option chosen INCORRECT). On
+--resume such a row is never re-graded by the run's own grader (GradingService.regrades): its
+grading policy stays the letter's.
 """
 
 from __future__ import annotations
@@ -67,11 +69,11 @@ class ChoiceGrader:
                            "latency_s": completion.latency_s, "cached": completion.cached}
         if self.letter is None:
             self.mapped_by = None
-        if shown.gold_letter is None:
+        if shown.gold_letter is None and question.answerable:
             return GradeOutcome(Grade.UNGRADED, self.name,
                                 f"the gold answer {question.answer!r} is not one of the choices")
-        note = (f"option {self.letter} (gold {shown.gold_letter}), mapped by {self.mapped_by}"
-                if self.letter else "no option")
+        gold = shown.gold_letter or "none: unanswerable"
+        note = f"option {self.letter} (gold {gold}), mapped by {self.mapped_by}" if self.letter else "no option"
         return GradeOutcome(choice_grade(self.letter, answer, shown), self.name, note)
 
     def describe(self) -> dict:

@@ -27,7 +27,12 @@ from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import build_grader, check_grader_options
 from factprobe.eval.grading.judge_loader import load_judge, reach_model
-from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
+from factprobe.eval.media.attach import (
+    attaches_images,
+    check_model_reads_audio,
+    check_model_reads_images,
+    prepare_media,
+)
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, warnings
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
@@ -186,8 +191,9 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     reach_model(model, "--model", config.model)
     # Before any question: refuse images a text model cannot read; sample and encode every video once.
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
+    check_model_reads_audio(model, config.strategies)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
-                          config.dataset)
+                          config.dataset, config.audio_seconds)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     grader = make_grader(config)
@@ -196,7 +202,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = [row for row in ungraded if runner.grader.regrades(row)]
     if not resume:
-        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
+        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader,
+                                                    media.sampling))
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "
