@@ -42,6 +42,7 @@ _REFUSAL = re.compile(
     r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
     r"|specific|day|date|month|year|figure|number|name|details?)))"
     r"|i'?m\s+(?:unsure|uncertain)\b|not\s+(?:familiar\s+with|something\s+i\s+(?:know|can))"
+    r"|not\s+(?:confident|sure|certain)\s+enough\s+to"
     r"|\b(?:no|a)\s+clue\b|drawing\s+a\s+blank|(?:my\s+)?mind\s+(?:is|goes)\s+blank"
     r"|i\s+have\s*n[o']?t\s+(?:heard|come\s+across)|(?:not|never)\s+in\s+a\s+position\s+to"
     # sending the asker elsewhere: "you may want to check an encyclopedia", "I suggest consulting a reference"
