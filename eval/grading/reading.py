@@ -124,6 +124,11 @@ def _only_refusal(text: str) -> bool:
     return all(is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in clauses)
 
 
+def is_hedged(text: str) -> bool:
+    """True when the text equivocates ("maybe", "I think", "not sure", …)."""
+    return bool(_HEDGE.search(text.replace("\u2019", "'")))
+
+
 def read_reply(reply: str | None, golds: list[str]) -> Reading:
     """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
     if reply is None or not reply.strip():
@@ -157,4 +162,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]
+__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "is_hedged", "read_reply"]

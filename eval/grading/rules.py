@@ -26,8 +26,8 @@ from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.finding import Finding, Found, combine
 from factprobe.eval.grading.match_text import NOTATION, compare_text, content, head, names_something, words
 from factprobe.eval.grading.match_values import compare_date, compare_number
-from factprobe.eval.grading.phrases import is_hedged, is_refusal
-from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
+from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.reading import Candidates, Claim, Refusal, is_hedged, read_reply
 
 __all__ = ["RuleGrader", "compare_claim", "is_hedged", "is_refusal", "matches_gold"]
 
