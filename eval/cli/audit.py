@@ -60,6 +60,8 @@ def add_audit_grader_command(sub: Any) -> None:
                        help="hedged answers containing the gold: accept (default) | penalize")
     audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),
                        default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
+    audit.add_argument("--judge-prompt-file", dest="judge_prompt_file", type=Path, metavar="FILE",
+                       help="the judge's prompt from a template with {question}, {gold} and {answer}")
     audit.add_argument("--no-cache", dest="use_cache", action="store_false",
                        help="do not read or write the judge's response cache")
     audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
@@ -84,9 +86,10 @@ def cases_path(args: argparse.Namespace) -> Path:
 
 def make_audit_grader(args: argparse.Namespace) -> Grader:
     """The grader the options name; options are checked before any judge model is loaded."""
-    check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt)
+    check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt,
+                         args.judge_prompt_file)
     judge = load_model(args.judge, use_cache=args.use_cache) if args.judge else None
-    return build_grader(args.grader, judge, args.hedging, args.judge_prompt)
+    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file)
 
 
 def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:

@@ -111,13 +111,14 @@ def reach_model(model: ChatModel, flag: str, spec: str) -> None:
 
 def make_grader(config: RunConfig) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
+                         config.judge_prompt_file)
     judge = None
     if config.judge:
         judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
         reach_model(judge, "--judge", config.judge)
-    return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
+    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file)
 
 
 def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
@@ -156,7 +157,8 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
 
 def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
     check_confidence_config(config)
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
+                         config.judge_prompt_file)
     dataset = load_dataset(config.dataset)
     run_dir.lock()
     if resume:

@@ -108,11 +108,11 @@ class Runner:
                        error=error_text(exc), trace=state.get("trace", []))
             row["wall_s"] = time.perf_counter() - started
             return Result.model_validate(row)
-        outcome = await self.grade(job.question, state.get("answer"))
+        outcome = await self.grade(job.question, state.get("answer"), state.get("raw"))
         row.update(state_costs(state))
         row.update(answer=state.get("answer"), raw=state.get("raw"),
                    confidence=state.get("confidence"), trace=state.get("trace", []),
-                   grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note,
+                   grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note, **outcome.judge_cost(),
                    samples=state.get("samples"), retrieved_ids=state.get("retrieved_ids"),
                    hops=state.get("hops"))
         if state.get("confidence") is not None:
@@ -129,19 +129,19 @@ class Runner:
         row["wall_s"] = time.perf_counter() - started
         return Result.model_validate(row)
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         """The grader's outcome; a grader that raises leaves the answer UNGRADED, for --resume."""
         try:
-            return await self.grader.grade(question, answer)
+            return await self.grader.grade(question, answer, reply)
         except Exception as exc:  # the answer is kept and re-graded on resume
             return GradeOutcome(Grade.UNGRADED, self.grader.name, f"grader failed: {error_text(exc)}")
 
     async def regrade(self, row: Result, question: Question) -> Result:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
-        outcome = await self.grade(question, row.answer)
+        outcome = await self.grade(question, row.answer, row.raw)
         note = f"re-graded on resume (was UNGRADED: {row.grade_note}); {outcome.note or 'no note'}"
         return Result.model_validate({**row.model_dump(), "grade": outcome.grade,
-                                      "grader": outcome.grader, "grade_note": note})
+                                      "grader": outcome.grader, "grade_note": note, **outcome.judge_cost()})
 
     def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> list[Job]:
         return [Job(q, s, r) for r in range(self.config.repeats) for q in questions
