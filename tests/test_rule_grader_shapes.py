@@ -61,7 +61,7 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     (CAPITAL, None, Grade.NOT_ATTEMPTED),
     # Unanswerable questions: a refusal is not attempted, any claim is incorrect.
     (NO_ANSWER, "I have no idea", Grade.NOT_ATTEMPTED),
-    (NO_ANSWER, "There is no record of such a goldfish.", Grade.UNGRADED),
+    (NO_ANSWER, "There is no record of such a goldfish.", Grade.NOT_ATTEMPTED),
     (NO_ANSWER, "Bubbles", Grade.INCORRECT),
     (NO_ANSWER, "I'm not certain, but maybe Bubbles", Grade.INCORRECT),
 ])
@@ -199,8 +199,8 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     (RIVER, "You might want to consult an atlas.", Grade.NOT_ATTEMPTED),
     (RIVER, "No clue.", Grade.NOT_ATTEMPTED),
     # Unanswerable questions: a premise correction is not attempted, a claim is incorrect.
-    (NO_MOON, "Nobody has done that; the Moon has no lakes.", Grade.UNGRADED),
-    (NO_MOON, "It has not happened.", Grade.UNGRADED),
+    (NO_MOON, "Nobody has done that; the Moon has no lakes.", Grade.NOT_ATTEMPTED),
+    (NO_MOON, "It has not happened.", Grade.NOT_ATTEMPTED),
     (NO_MOON, "The question rests on a false premise.", Grade.UNGRADED),
     (NO_MOON, "Gertrude Ederle, in 1927.", Grade.INCORRECT),
     # Over-credit shapes in other wordings.

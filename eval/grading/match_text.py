@@ -39,7 +39,8 @@ _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _PREPOSITION = re.compile(r"^(?:in|at|on|near|from|by)\s+", re.IGNORECASE)
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
-_RELATED = 60  # rapidfuzz ratio (0-100) from which two words are too alike to call a conflict
+_RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same first letter are too alike to call
+_ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 _NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
@@ -124,8 +125,8 @@ def _related(claim: list[str], gold: list[str]) -> bool:
         return True
     for a in claim:
         for b in gold:
-            if a == b or (min(len(a), len(b)) >= 3 and (a in b or b in a)) or (
-                    min(len(a), len(b)) >= 4 and ratio(a, b) >= _RELATED):
+            if a == b or (min(len(a), len(b)) >= 3 and (a in b or b in a)) or (min(len(a), len(b)) >= 4 and (
+                    ratio(a, b) >= _ALIKE or (a[0] == b[0] and ratio(a, b) >= _RELATED))):
                 return True
     return (len(claim) == 1 and is_acronym(claim[0], gold)) or (len(gold) == 1 and is_acronym(gold[0], claim))
 

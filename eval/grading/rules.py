@@ -11,8 +11,9 @@
    (`match_text`). A match with any accepted answer is CORRECT (INCORRECT for a hedged answer
    under `--hedging penalize`); a conflict with all of them INCORRECT; a bound or period that
    holds the gold NOT_ATTEMPTED; anything else UNGRADED.
-3. A question with no answer: a refusal is NOT_ATTEMPTED, a short claim naming an answer INCORRECT
-   (kind `unanswerable`), and any other statement (a premise rejected in words) UNGRADED.
+3. A question with no answer: a refusal, or a reply that opens by denying the premise ("There was
+   no …", "No one has …") and goes on to no other answer, is NOT_ATTEMPTED; a short claim naming
+   an answer INCORRECT (kind `unanswerable`); any other statement UNGRADED.
 
 Every decided grade's note starts with its match kind ("number: …"); every UNGRADED note starts
 with "undecided:". Knowledge (other names of a place or person, nicknames, what a holiday's date
@@ -20,6 +21,8 @@ is) is the judge's: in cascade mode every UNGRADED row goes to it.
 """
 
 from __future__ import annotations
+
+import re
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
@@ -43,9 +46,21 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
     return compare_text(claim, gold, question)
 
 
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+# "There was no such final", "There were only two", "No one has walked there yet": the premise of a
+# question with no answer denied.
+_PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have\s+been)\s+(?:no|never|only)\b"
+                             r"|(?:no\s+one|nobody|none|no\s+\w+)\s+(?:has|have|had|was|were|is|are|ever|did)\b"
+                             r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b)",
+                             re.IGNORECASE)
+_STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
+
+
 def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
-    """The claim against the gold and its aliases (a match with any one wins)."""
-    return combine([_compare_one(claim, gold, question) for gold in golds], notation=NOTATION)
+    """The claim against the gold and its aliases (a match with any one wins); a gold with umlauts is
+    also read with them written out ("Götze" as "Goetze")."""
+    forms = list(dict.fromkeys([*golds, *(gold.translate(_UMLAUTS) for gold in golds)]))
+    return combine([_compare_one(claim, gold, question) for gold in forms], notation=NOTATION)
 
 
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
@@ -81,6 +96,8 @@ class RuleGrader:
         reading = read_reply(answer, golds)
         if isinstance(reading, Refusal):
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
+        if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
+            return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Candidates) and golds:
             return self._candidates(reading, golds, question.question)
         if not isinstance(reading, Claim):
