@@ -11,7 +11,7 @@ Issue 21 made the rules a precise first stage: a reply they cannot read with con
 and goes to the judge. The targets are now taken among the decided rows (agreement >= 97%,
 under-credit <= 2%, F with a perfect judge within one point of F from the labels), and the
 over-credit bound stays. Measured after issue 21 (this file was development data for it, not
-locked): decided agreement 99.3%, over-credit 0.0%, under-credit 1.1%, F delta -0.6 points, 29%
+locked): decided agreement 99.3%, over-credit 0.0%, under-credit 1.1%, F delta -0.6 points, 29.5%
 undecided.
 """
 

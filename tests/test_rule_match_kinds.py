@@ -58,6 +58,8 @@ def test_match_kinds(question: str, gold: str | None, answer: str, grade: Grade,
     ("Eastmoor\nWestbridge", "several lines"),
     ("Eastmoor. It was founded by monks.", "more than one sentence"),
     ("I don't know, but it may be near Eastmoor", "a refusal beside other statements"),
+    ("Maybe Eastmoor, maybe Westbridge", "several hedged statements"),
+    ("Eastmoor, Westbridge, Northfield", "a list of several items"),
 ])
 def test_what_the_rules_leave_to_the_judge(answer: str, reason: str) -> None:
     outcome = _outcome("Which town lies at the canal's end?", "Eastmoor", answer)

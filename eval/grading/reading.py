@@ -7,8 +7,9 @@ was hedged), a refusal with no guess, or `Unreadable` with the reason, for the j
 - an instruction addressed to a grader, or two answer lines that differ;
 - a denial, a correction or a contrast ("not", "no", "but", "actually", "instead", …): the gold
   inside a denial is not a claim of it, and a correction changes which answer counts;
-- several candidates on several lines (a list); "X or Y" is returned as `Candidates`, each compared
-  with the gold by the caller;
+- several candidates: on several lines, as a comma list of three items or more, or as several
+  hedged statements ("maybe X, maybe Y"); "X or Y" is returned as `Candidates`, each compared with
+  the gold by the caller;
 - a refusal beside other statements (context or a guess: only a reader of meaning can tell);
 - more than one sentence (a paragraph): its committed claim is a matter of reading, not matching.
 """
@@ -147,7 +148,14 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if _SENTENCE_END.search(text.rstrip(" .!")):
         return Unreadable("more than one sentence")
     hedged = bool(_HEDGE.search(text))
+    if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
+            _without_hedges(text))) > 1:
+        return Unreadable("several hedged statements (candidates)")
     claim = _without_hedges(text) if hedged else text.strip(" .!?")
+    pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
+    listed_gold = any("," in gold or " and " in gold for gold in golds)
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold:
+        return Unreadable("a list of several items")
     gold_text = " ".join(golds).lower()
     if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
         return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
