@@ -98,15 +98,15 @@ class JudgeGrader:
         messages = [{"role": "user", "content": self.prompt(question, whole)}]
         self.calls += 1
         try:
-            reply = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
+            completion = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
             return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {exc}")
-        reading = read_judge_reply(reply.text, self.policy.fixed_lines())
-        cost = {"judge_prompt_tokens": reply.prompt_tokens, "judge_completion_tokens": reply.completion_tokens,
-                "judge_latency_s": reply.latency_s}
-        if reading.grade is Grade.UNGRADED:
-            return GradeOutcome(Grade.UNGRADED, self.name, f"{reading.reason}: {reply.text[:200]!r}", **cost)
-        return GradeOutcome(reading.grade, self.name, reply.text.strip()[:500], **cost)
+        reading = read_judge_reply(completion.text, self.policy.fixed_lines())
+        unread = reading.grade is Grade.UNGRADED
+        note = f"{reading.reason}: {completion.text[:200]!r}" if unread else completion.text.strip()[:500]
+        return GradeOutcome(reading.grade, self.name, note, judge_prompt_tokens=completion.prompt_tokens,
+                            judge_completion_tokens=completion.completion_tokens,
+                            judge_latency_s=completion.latency_s)
 
     def describe(self) -> dict:
         described = {"grader": self.name, "hedging": self.hedging.value, "prompt": self.policy.name,

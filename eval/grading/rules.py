@@ -100,6 +100,8 @@ class RuleGrader:
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Candidates) and golds:
             return self._candidates(reading, golds, question.question)
+        if isinstance(reading, Candidates):
+            return self._outcome(Grade.UNGRADED, "several candidates for a question that has no answer")
         if not isinstance(reading, Claim):
             return self._outcome(Grade.UNGRADED, reading.reason)
         if not golds:
