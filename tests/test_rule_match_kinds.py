@@ -32,6 +32,7 @@ def _outcome(question: str, gold: str | list[str] | None, answer: str):
     ("How long is the canal?", "3 miles 880 yards", "3.5 miles", Grade.CORRECT, "number"),
     ("How long is the canal?", "5,630 m", "5,630 feet", Grade.INCORRECT, "number"),
     ("How long is the canal?", "5,630 m", "More than 5,000 m", Grade.NOT_ATTEMPTED, "number"),
+    ("How many locks does the canal have?", "14", "At least ten", Grade.NOT_ATTEMPTED, "number"),
     ("How many locks does the canal have?", "14", "fourteen", Grade.CORRECT, "number"),
     ("How many locks does the canal have?", "14", "14.6", Grade.INCORRECT, "number"),
     ("When did the canal open?", "3 May 1822", "1822-05-03", Grade.CORRECT, "date"),
