@@ -207,7 +207,7 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     (RIVER, "Danube / Rhine", Grade.INCORRECT),
     (RIVER, "The Danube; some say the Wien.", Grade.UNGRADED),
     (RIVER, "It was the Danube until the canal; now it's the Wien.", Grade.UNGRADED),
-    (RIVER, "Danube, the second-longest river in Europe, and navigable.", Grade.UNGRADED),
+    (RIVER, "Danube, the second-longest river in Europe, and navigable.", Grade.CORRECT),
     (CAPITAL, "Sintra, near Lisbon.", Grade.UNGRADED),                # the gold only as a landmark
 ])
 def test_vague_partial_refusal_and_premise_shapes(question: Question, answer: str, grade: Grade) -> None:

@@ -45,7 +45,8 @@ _FILLER = re.compile(r"\b(?:sorry|unfortunately|hmm+|well|honestly|so|but|and|th
 # A denial, correction or contrast anywhere in the claim (after hedges are removed).
 _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|aren't|weren't|doesn't|didn't|don't"
                    r"|rather|instead|actually|correction|wrong|mistaken|incorrect|except|excluded|but|however"
-                   r"|although|though|whereas|while|yet|despite|contrary|second|runner-up|misconception)\b"
+                   r"|although|though|whereas|while|yet|despite|contrary|runner-up|misconception)\b"
+                   r"|\b(?:is|was|are|were|came|finished|placed|ranks?|ranked)\s+(?:the\s+)?(?:second|third)\b"
                    r"|n't\b|\?.*\S", re.IGNORECASE)
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)[.!?](?=\s+\S)")
