@@ -80,6 +80,62 @@ def test_audit_json_matches_the_labels_and_sklearn(tmp_path, judge, capsys) -> N
     assert result["grader"]["grader"] == "judge:scripted"
 
 
+def test_error_figures_and_f_delta_follow_from_the_confusion(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    result = audit_json(capsys, str(path), "--judge", "local")
+    labels = [label for _, label, _, _ in CASES]
+    grades = [grade for _, _, grade, _ in CASES]
+    decided = [(label, grade) for label, grade in zip(labels, grades) if grade != "UNGRADED"]
+    assert result["decided_agreement"] == pytest.approx(np.mean([a == b for a, b in decided]))
+    # of the 3 CORRECT labels, one ("the French capital city") was graded NOT_ATTEMPTED
+    assert result["under_credit"] == pytest.approx(1 / 3) and result["under_credit_n"] == 1
+    assert result["undecided"] == 1 and result["undecided_share"] == pytest.approx(0.1)
+
+    def f(codes: list[str]) -> float:
+        return 2 * codes.count("CORRECT") / (len(codes) + sum(code != "NOT_ATTEMPTED" for code in codes))
+
+    resolved = [label if grade == "UNGRADED" else grade for label, grade in zip(labels, grades)]
+    assert result["f_labels"] == pytest.approx(f(labels)) and result["f_grades"] == pytest.approx(f(resolved))
+    assert result["f_delta"] == pytest.approx(f(resolved) - f(labels))
+    # one question: the cluster bootstrap resamples it whole, so the interval is the point itself
+    assert result["f_delta_ci_low"] == pytest.approx(result["f_delta"])
+    assert result["f_delta_ci_high"] == pytest.approx(result["f_delta"])
+
+
+def test_f_delta_interval_resamples_questions(tmp_path, capsys) -> None:
+    lines = [{"question": f"Which number is {n}?", "gold": str(n), "answer": answer, "label": label, "form": form}
+             for n in range(1, 31)
+             for answer, label, form in ((str(n), "CORRECT", "short"), (str(n + 1), "INCORRECT", "short"),
+                                         ("I don't know", "CORRECT" if n % 3 else "NOT_ATTEMPTED", "paragraph"))]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = audit_json(capsys, str(path), "--grader", "rules")
+    assert result["f_delta"] < 0
+    assert result["f_delta_ci_low"] < result["f_delta"] < result["f_delta_ci_high"]
+    assert set(result["per_form"]) == {"short", "paragraph"}
+    assert result["per_form"]["short"]["n"] == 60 and result["per_form"]["paragraph"]["under_credit"] == 1.0
+
+
+def test_per_case_file_holds_each_case_with_its_grade(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    out = tmp_path / "graded" / "per_case.jsonl"
+    out.parent.mkdir()
+    result = audit_json(capsys, str(path), "--judge", "local", "--per-case", str(out))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == result["n"] == 10
+    assert [row["answer"] for row in rows] == [answer for answer, _, _, _ in CASES]
+    assert [row["grade"] for row in rows] == [grade for _, _, grade, _ in CASES]
+    assert rows[0]["gold"] == ["Paris", "Paree"] and rows[0]["case_type"] == "exact"
+    assert all(row["grader"] == "judge:scripted" and row["grade_note"] for row in rows)
+
+
+def test_per_case_file_that_cannot_be_written_exits_2_after_the_audit(tmp_path, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--json", "--per-case", str(tmp_path / "no" / "dir" / "x.jsonl")]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["n"] == 10 and "--per-case" in captured.err
+
+
 def test_audit_with_the_rule_grader_is_self_consistent(tmp_path, capsys) -> None:
     path = write_cases(tmp_path / "cases.jsonl")
     result = audit_json(capsys, str(path), "--grader", "rules")

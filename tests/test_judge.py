@@ -140,7 +140,7 @@ class UndecidedOn:
     def __init__(self, undecided: set[str]) -> None:
         self.undecided = undecided
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         if answer in self.undecided:
             return GradeOutcome(Grade.UNGRADED, self.name, "free paraphrase")
         return GradeOutcome(Grade.CORRECT, self.name, "matches gold")
@@ -226,7 +226,7 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
-    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging: UndecidedOn({"The Eternal City"}))
+    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging, candidates=None: UndecidedOn({"The Eternal City"}))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--judge", "local",
                      "--grader", "cascade", "--out", str(out)]) == 0
@@ -235,8 +235,17 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     assert rows["rome"].grade == "CORRECT"
     assert sum(is_judge_prompt(messages) for messages, _ in model.calls) == 1
     summary = json.loads((out / "summary.json").read_text())
+    judge_calls = [messages for messages, _ in model.calls if is_judge_prompt(messages)]
+    judge_tokens = sum(len(m["content"].split()) for m in judge_calls[0])
     assert summary["grading"]["vanilla"] == {"rules_decided": 1, "judge_decided": 1, "undecided": 0,
-                                             "judge_calls": 1}
+                                             "judge_calls": 1, "judge_prompt_tokens": judge_tokens,
+                                             "judge_completion_tokens": 8, "judge_latency_s": 0.01}
+    # the judge's cost is recorded apart: the strategy's own tokens are those of its answer call only
+    rome, paris = rows["rome"].model_dump(), rows["paris"].model_dump()
+    assert (rome["judge_prompt_tokens"], rome["judge_completion_tokens"]) == (judge_tokens, 8)
+    assert paris["judge_prompt_tokens"] is None and paris["judge_latency_s"] is None
+    answer_call = next(m for m, _ in model.calls if not is_judge_prompt(m) and "Italy" in last_user(m))
+    assert rows["rome"].prompt_tokens == sum(len(m["content"].split()) for m in answer_call)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["grader"] == "cascade" and manifest["config"]["judge_prompt"] == "simpleqa"
     assert manifest["grader"]["grader"] == "cascade"

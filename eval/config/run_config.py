@@ -47,8 +47,10 @@ class RunConfig(BaseModel):
     grader: Literal["rules", "judge", "cascade"] | None = option(
         None, "rules | judge | cascade (rules, then the judge where they are undecided); "
         "unset: judge with --judge, else rules")
-    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = option(
-        "simpleqa", "the judge's grading policy")
+    judge_prompt: Literal["simpleqa", "simpleqa-verified", "videosimpleqa", "worldvqa"] = option(
+        "simpleqa", "the judge's grading policy (the rules follow simpleqa-verified's on candidates)")
+    judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
+                                            "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
                                     "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
     baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "

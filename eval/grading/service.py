@@ -19,7 +19,9 @@ change its grading policy: it is answered and graded again as it was the first t
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import replace
+from functools import lru_cache
 
 from factprobe.eval.core.redact import error_text, redact
 from factprobe.eval.core.schema import Grade, Question, Result
@@ -32,6 +34,16 @@ def grader_names(grader: Grader) -> frozenset[str]:
     """The names a grader's outcomes may carry: its own and its parts' (a cascade's rules and judge)."""
     parts = getattr(grader, "parts", ())
     return frozenset({grader.name, *(part.name for part in parts)})
+
+
+@lru_cache(maxsize=64)
+def _takes_reply(grade_method: object) -> bool:
+    """Whether a grader's `grade` takes the whole reply (`reply=`), as factprobe's graders do; a
+    plugin's grader written against `grade(question, answer)` still works."""
+    try:
+        return "reply" in inspect.signature(grade_method).parameters  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
 
 
 class GradingService:
@@ -51,11 +63,16 @@ class GradingService:
     def describe(self) -> dict:
         return self.grader.describe()
 
-    async def grade(self, question: Question, answer: str | None, by: Grader | None = None) -> GradeOutcome:
-        """The outcome of the run's grader (or of `by`, a measurement's own grader) for `answer`."""
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None,
+                    by: Grader | None = None) -> GradeOutcome:
+        """The outcome of the run's grader (or of `by`, a measurement's own grader) for `answer`;
+        `reply` is the model's whole reply, which a judge reads beside the parsed answer."""
         grader = by or self.grader
         try:
-            outcome = await grader.grade(question, answer)
+            if reply is not None and _takes_reply(type(grader).grade):
+                outcome = await grader.grade(question, answer, reply)
+            else:
+                outcome = await grader.grade(question, answer)
         except Exception as exc:  # the policy: a failing grader never fails the row nor invents a grade
             error = error_text(exc)
             return GradeOutcome(Grade.UNGRADED, grader.name, f"{FAILED}: {error}", error=error)
@@ -68,7 +85,7 @@ class GradingService:
 
     async def regrade(self, row: Result, question: Question) -> Result:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
-        outcome = await self.grade(question, row.answer)
+        outcome = await self.grade(question, row.answer, row.raw)
         note = f"re-graded on resume (was UNGRADED: {row.grade_note}); {outcome.note or 'no note'}"
         return Result.model_validate({**row.model_dump(), "grade": outcome.grade,
-                                      "grader": outcome.grader, "grade_note": note})
+                                      "grader": outcome.grader, "grade_note": note, **outcome.judge_cost()})

@@ -53,7 +53,7 @@ class ChoiceGrader:
         self.model_asked = False
         self.mapper: dict[str, Any] | None = None
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         shown = self.shown
         self.letter, self.mapped_by = letter_by_rules(answer, shown), "rule"
         if self.letter is None and answer and answer.strip():

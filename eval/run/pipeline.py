@@ -106,12 +106,13 @@ def request_limits(config: RunConfig) -> RequestLimits:
 
 def make_grader(config: RunConfig) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
+                         config.judge_prompt_file)
     judge = None
     if config.judge:
         judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
-    return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
+    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file)
 
 
 def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
@@ -158,7 +159,8 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
 
 def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
     check_confidence_config(config)
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
+                         config.judge_prompt_file)
     dataset = load_dataset(config.dataset)
     run_dir.lock()
     if resume:

@@ -104,11 +104,11 @@ class Runner:
                        error=error_text(exc), trace=state.get("trace", []))
             row["wall_s"] = time.perf_counter() - started
             return Result.model_validate(row)
-        outcome = await self.grade(job.question, state.get("answer"))
+        outcome = await self.grade(job.question, state.get("answer"), state.get("raw"))
         row.update(state_costs(state))
         row.update(answer=state.get("answer"), raw=state.get("raw"),
                    confidence=state.get("confidence"), trace=state.get("trace", []),
-                   grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note,
+                   grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note, **outcome.judge_cost(),
                    samples=state.get("samples"), retrieved_ids=state.get("retrieved_ids"),
                    hops=state.get("hops"))
         if state.get("confidence") is not None:
@@ -125,9 +125,9 @@ class Runner:
         row["wall_s"] = time.perf_counter() - started
         return Result.model_validate(row)
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         """The grading service's outcome (a grader that raises leaves the answer UNGRADED, for --resume)."""
-        return await self.grader.grade(question, answer)
+        return await self.grader.grade(question, answer, reply)
 
     async def regrade(self, row: Result, question: Question) -> Result:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
