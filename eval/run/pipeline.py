@@ -170,8 +170,12 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         run_dir.drop_torn_tail()
         done = run_dir.done_keys()
         # Only a judge can decide what was left UNGRADED (or retry its own failed call): the rule
-        # grader is deterministic, so re-grading with it alone would append the same UNGRADED row.
-        ungraded = run_dir.ungraded_rows() if config.judge else []
+        # grader is deterministic, so without a judge an UNGRADED row is final and left as it is
+        # (asking again would append a copy on every --resume).
+        ungraded = run_dir.ungraded_rows()
+        if not config.judge:
+            done |= {row.key for row in ungraded}
+            ungraded = []
     else:
         if run_dir.results_path.exists():
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
