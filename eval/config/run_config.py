@@ -99,8 +99,12 @@ class RunConfig(BaseModel):
                               "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
     max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
                                    ge=0.0, le=1.0, changes_results=False)
+    max_undecided_rate: float = option(0.5, "exit with status 3 when more than this share of rows are "
+                                       "UNGRADED (graded by no one: nothing was measured)",
+                                       ge=0.0, le=1.0, changes_results=False)
 
-    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate")
+    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate",
+                     "max_undecided_rate")
     @classmethod
     def _finite(cls, value: float) -> float:
         if not math.isfinite(value):

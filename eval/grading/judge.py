@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
 from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.core.secrets import redact
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
 
@@ -97,7 +98,7 @@ class JudgeGrader:
         try:
             reply = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
-            return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {exc}")
+            return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {redact(str(exc))}")
         reading = read_judge_reply(reply.text, self.policy.fixed_lines())
         if reading.grade is Grade.UNGRADED:
             return GradeOutcome(Grade.UNGRADED, self.name, f"{reading.reason}: {reply.text[:200]!r}")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -22,13 +23,21 @@ from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
+from factprobe.eval.core.secrets import REDACTED, redact_values
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import build_grader, check_grader_options
 from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
 from factprobe.eval.run.confidence import check_confidence_config
-from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, redact, warnings
+from factprobe.eval.run.failures import (
+    EXIT_TOO_MANY_ERRORS,
+    error_report,
+    failure_message,
+    redact,
+    undecided_message,
+    warnings,
+)
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
 from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.steps import active_post_steps
@@ -76,7 +85,13 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     manifest = RunDir(out).read_manifest()
     recorded = _validated(manifest["config"], f"{RunDir(out).manifest_path}")
     wanted = with_settings(_validated({**manifest["config"], **explicit, "out": out}))
-    changed = [key for key, value in wanted.identity().items() if recorded.identity()[key] != value]
+    # the manifest holds secrets redacted, so a spec given again is compared as it was written
+    given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
+    changed = [key for key, value in given.items() if recorded.identity()[key] != value]
+    hidden = [f"--{key}" for key in ("model", "judge") if REDACTED in str(getattr(wanted, key) or "")]
+    if hidden and not changed:
+        raise ConfigError(f"the run in {out} was started with a secret in {' and '.join(hidden)}, which its "
+                          f"manifest keeps redacted: give {' and '.join(hidden)} again with --resume.")
     if changed:
         raise ConfigError(f"--resume continues the run in {out} as it was started; these options "
                           f"differ from its manifest: {', '.join(changed)}. Start a new run with "
@@ -126,15 +141,19 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
 
 
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
-    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed the limit."""
+    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
+    or UNGRADED rows exceed --max-undecided-rate (each cause named)."""
     report = error_report(run_dir.read_results())
-    for line in warnings(report, config.max_error_rate):
+    for line in warnings(report, config.max_error_rate, config.max_undecided_rate):
         console.print(f"[yellow]warning:[/yellow] {line}")
+    messages = []
     if report.exceeds(config.max_error_rate):
-        message = failure_message(report, config.max_error_rate, str(run_dir.path))
+        messages.append(failure_message(report, config.max_error_rate, str(run_dir.path)))
+    if report.undecided_exceeds(config.max_undecided_rate):
+        messages.append(undecided_message(report, config.max_undecided_rate, str(run_dir.path)))
+    for message in messages:
         print(f"factprobe: {message}", file=sys.stderr)
-        return EXIT_TOO_MANY_ERRORS
-    return 0
+    return EXIT_TOO_MANY_ERRORS if messages else 0
 
 
 def report_current(run_dir: RunDir) -> bool:

@@ -25,6 +25,7 @@ from rich.table import Table
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.run.pipeline import new_config
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
@@ -149,7 +150,8 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: redact_values(value) if isinstance(value, str) else value
+                          for key, value in row.items()} for row in rows)
     tmp.replace(path)
 
 

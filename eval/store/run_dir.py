@@ -20,6 +20,7 @@ from typing import Annotated, Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 
 MANIFEST = "manifest.json"
@@ -55,6 +56,7 @@ def write_atomic(path: Path, text: str) -> None:
     """Replace `path` with `text` so a reader (or a crash) sees the old file or the new one, never
     a part: write a temporary file beside it, fsync it, rename it over `path`, fsync the folder."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    text = redact_values(text)          # no secret reaches a file, whatever its shape
     try:
         with tmp.open("w", encoding="utf-8") as handle:
             handle.write(text)
@@ -211,7 +213,7 @@ class RunDir:
         nothing); the disk gets it within SYNC_INTERVAL_S (an fsync at most that often, and one in
         `sync`), so a power cut loses at most the last fraction of a second of rows."""
         with self.results_path.open("a", encoding="utf-8") as handle:
-            handle.write(result.model_dump_json() + "\n")
+            handle.write(redact_values(result.model_dump_json()) + "\n")
             handle.flush()
             now = time.monotonic()
             if now - self._synced_at >= SYNC_INTERVAL_S:

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from markupsafe import Markup
 
+from factprobe.eval.core.secrets import redact_values
+
 if TYPE_CHECKING:
     from jinja2 import Environment
 
@@ -58,7 +60,7 @@ def _write_chunk(handle: TextIO, chunk: str, markers: dict[str, Iterable[str]]) 
         if marker in chunk:
             before, after = chunk.split(marker, 1)
             _write_chunk(handle, before, markers)
-            handle.writelines(pieces)
+            handle.writelines(redact_values(piece) for piece in pieces)
             _write_chunk(handle, after, markers)
             return
-    handle.write(chunk)
+    handle.write(redact_values(chunk))
