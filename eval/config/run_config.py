@@ -99,6 +99,8 @@ class RunConfig(BaseModel):
                               "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
     max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
                                    ge=0.0, le=1.0, changes_results=False)
+    max_jobs: int = option(1_000_000, "refuse a run of more (question, strategy, repeat) jobs than this, "
+                           "before any work", ge=1, changes_results=False)
     max_undecided_rate: float = option(0.5, "exit with status 3 when more than this share of rows are "
                                        "UNGRADED (graded by no one: nothing was measured)",
                                        ge=0.0, le=1.0, changes_results=False)
