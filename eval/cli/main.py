@@ -15,7 +15,7 @@ from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.config.baseline import BaselineError
-from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
+from factprobe.eval.config.options import OptionError, add_run_options, explicit_options, path_arg
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
@@ -150,7 +150,7 @@ def build_parser() -> argparse.ArgumentParser:
     strategies_parser.set_defaults(handler=cmd_strategies)
     sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
-    sweep.add_argument("--out", type=Path, help="folder of the cells' run directories and sweep.csv")
+    sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)

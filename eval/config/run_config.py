@@ -113,6 +113,13 @@ class RunConfig(BaseModel):
             raise ValueError("must be a finite number")
         return value
 
+    @field_validator("out", mode="before")
+    @classmethod
+    def _named_out(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (it would write into the current directory); name a folder")
+        return value
+
     @field_validator("strategies", "confidence", "plugins", "modality")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:

@@ -88,6 +88,11 @@ def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
+    with run_dir.report_lock():         # two reports of one directory at once take turns
+        return _read_and_write(run_dir, console, tables, plots)
+
+
+def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any) -> dict[str, Any]:
     rows: list[Any] = run_dir.latest_slim()
     with collector_skips_what_exists():
         # grouped by strategy once, for the sections and the plots alike

@@ -12,6 +12,7 @@ import fcntl
 import gc
 import json
 import os
+import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,11 +23,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
+from factprobe.eval.store.stale import remove_stale
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
+REPORT_LOCK = ".report.lock"
+STALE_TEMPORARY = re.compile(r"\..+\.(?P<pid>\d+)\.tmp")   # write_atomic's, left by a killed process
 SYNC_INTERVAL_S = 0.1   # the longest a finished row waits in the kernel before an fsync
 
 
@@ -163,11 +167,29 @@ class RunDir:
                               f"their rows.") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        remove_stale(self.path, STALE_TEMPORARY)
         if not os.access(self.path, os.W_OK):
             self._lock_fd = fd
             self.unlock()
             raise RunDirError(f"--out {self.path} is not writable: choose a folder you can write to.")
         self._lock_fd = fd
+
+    @contextmanager
+    def report_lock(self) -> Iterator[None]:
+        """Hold `DIR/.report.lock` while the report is written: two reports of one directory at
+        once take turns (the second waits) instead of writing the same files together. Apart from
+        the run's lock, so a run in progress can still be reported."""
+        try:
+            fd = os.open(self.path / REPORT_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunDirError(f"{self.path}: cannot write its report ({exc.strerror or exc}); "
+                              f"report a directory you can write to.") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            remove_stale(self.path, STALE_TEMPORARY)
+            yield
+        finally:
+            os.close(fd)
 
     def unlock(self) -> None:
         """fsync the rows, release the lock; a folder this run created and left empty is removed."""
