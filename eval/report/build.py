@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable
 
+import orjson
 from rich.console import Console
 
 from factprobe.eval.analysis.summary import build_summary, latest_rows
@@ -63,12 +64,22 @@ def table_functions() -> list[TableFn]:
 
 
 def report_is_current(run_dir: RunDir) -> bool:
-    """summary.json and report.html (written last) are newer than results.jsonl and manifest.json."""
+    """summary.json and report.html (written last) are newer than results.jsonl and manifest.json,
+    and summary.json is a summary (a damaged or hand-edited one is redrawn)."""
     paths = (run_dir.summary_path, run_dir.path / REPORT_HTML, run_dir.results_path, run_dir.manifest_path)
     if not all(path.is_file() for path in paths):
         return False
     summary, html, results, manifest = (path.stat().st_mtime_ns for path in paths)
-    return min(summary, html) >= max(results, manifest)
+    return min(summary, html) >= max(results, manifest) and _is_summary(run_dir.summary_path)
+
+
+def _is_summary(path: Path) -> bool:
+    """summary.json parses (NaN and Infinity are not JSON) to an object with its `strategies`."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("strategies"), dict)
 
 
 @contextmanager

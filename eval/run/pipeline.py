@@ -29,6 +29,7 @@ from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import build_grader, check_grader_options
 from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
+from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.failures import (
     EXIT_TOO_MANY_ERRORS,
@@ -140,15 +141,6 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
     return sum((q.id, s, r) not in done for q in questions for s in config.strategies for r in range(config.repeats))
 
 
-def check_job_count(questions: list[Question], config: RunConfig) -> None:
-    """ConfigError, before any model is loaded, when the run has more jobs than --max-jobs."""
-    jobs = len(questions) * len(config.strategies) * config.repeats
-    if jobs > config.max_jobs:
-        raise ConfigError(f"this run has {jobs:,} jobs ({len(questions):,} questions × {len(config.strategies)} "
-                          f"strategies × {config.repeats:,} repeats), above --max-jobs {config.max_jobs:,}; "
-                          f"lower --repeats or --limit, or raise --max-jobs to {jobs} if you mean it.")
-
-
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
     """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
     or UNGRADED rows exceed --max-undecided-rate (each cause named)."""
@@ -211,6 +203,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         questions = select_questions(dataset, config)
         done, ungraded = set(), []
     check_job_count(questions, config)
+    check_retrieval_corpus(dataset, questions, config)
     if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
                       f"(`factprobe report {run_dir.path}` redraws it)")

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.store.finite import check_finite
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 from factprobe.eval.store.stale import remove_stale
 
@@ -115,6 +116,8 @@ def parse_row(line: str) -> Result:
     The ranges are checked on the parsed row; only a row outside them is parsed again by
     _RowRanges, for its error message (a second parse of every row would double the cost)."""
     row = Result.model_validate_json(line)
+    if "NaN" in line or "Infinity" in line:      # not JSON; a row parsed this far may hold one
+        check_finite(line)
     if not (_in_range(row.confidence) and all(_in_range(value) for value in row.confidences.values())
             and all(_in_range(hop.confidence) for hop in row.hops or [])):
         _RowRanges.model_validate_json(line)
