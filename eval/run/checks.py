@@ -36,13 +36,13 @@ def retrieving(config: RunConfig) -> list[str]:
 def check_retrieval_corpus(dataset: Dataset, questions: list[Question], config: RunConfig) -> None:
     """DatasetError when a strategy retrieves from a local corpus that no question has: the dataset
     has no shared corpus, --retriever names no corpus file, and no question brings passages."""
-    users = retrieving(config)
-    if not users:
-        return
-    try:
+    try:                  # checked even when no strategy retrieves: a wrong value is a mistake
         spec = parse_spec(config.retriever)
     except RetrievalError as exc:
         raise OptionError(f"--retriever {config.retriever!r}: {exc}") from None
+    users = retrieving(config)
+    if not users:
+        return
     if not spec.local or spec.path is not None or dataset.corpus or any(q.corpus for q in questions):
         return
     raise DatasetError(f"--strategies {','.join(users)} retrieve with --retriever {config.retriever}, but the "

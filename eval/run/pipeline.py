@@ -80,12 +80,25 @@ def with_settings(config: RunConfig) -> RunConfig:
     return config
 
 
+def manifest_part(run_dir: RunDir, data: dict[str, Any], key: str, kind: type) -> Any:
+    """`data[key]` of the run's manifest; RunDirError naming the file and field when it is missing
+    or of another type (a manifest changed by hand or by another tool)."""
+    value = data.get(key)
+    if not isinstance(value, kind):
+        found = "missing" if value is None else f"a {type(value).__name__}"
+        expected = {dict: "object", list: "list", str: "string"}[kind]
+        raise RunDirError(f"{run_dir.manifest_path}: field `{key}` is {found}, expected a JSON {expected}. "
+                          f"factprobe writes the manifest; restore it, or start a new run with another --out.")
+    return value
+
+
 def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     """The recorded config of the run in `out`, with the options that may change (those that
     change no result) replaced; any other difference is a ConfigError naming the options."""
-    manifest = RunDir(out).read_manifest()
-    recorded = _validated(manifest["config"], f"{RunDir(out).manifest_path}")
-    wanted = with_settings(_validated({**manifest["config"], **explicit, "out": out}))
+    run_dir = RunDir(out)
+    config = manifest_part(run_dir, run_dir.read_manifest(), "config", dict)
+    recorded = _validated(config, f"{run_dir.manifest_path}")
+    wanted = with_settings(_validated({**config, **explicit, "out": out}))
     # the manifest holds secrets redacted, so a spec given again is compared as it was written
     given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
     changed = [key for key, value in given.items() if recorded.identity()[key] != value]
@@ -181,11 +194,12 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     run_dir.lock()
     if resume:
         manifest = run_dir.read_manifest()
-        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
+        recorded = manifest_part(run_dir, manifest_part(run_dir, manifest, "dataset", dict), "fingerprint", str)
+        if recorded != dataset_fingerprint(dataset):
             raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
                               f"started (its content hash differs from the manifest's); resuming would "
                               f"mix answers to different questions. Start a new run instead.")
-        wanted = set(manifest["question_ids"])
+        wanted = set(map(str, manifest_part(run_dir, manifest, "question_ids", list)))
         questions = [q for q in dataset.questions if q.id in wanted]
         run_dir.drop_torn_tail()
         done = run_dir.done_keys()
