@@ -107,6 +107,15 @@ def test_repeated_500s_end_in_model_error(api_key: str) -> None:
     assert f"anthropic:{MODEL}" in message and server.url in message
 
 
+@pytest.mark.parametrize("body", [b"<html>not json{", b'"just a string"', b"{}"],
+                         ids=["not json", "a JSON string", "no content"])
+def test_a_malformed_200_is_retried_then_answered(api_key: str, body: bytes) -> None:
+    with RecordedServer([(200, {}, body), _ok()]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url)
+        completion = asyncio.run(model.generate(MESSAGES, GenerationParams()))
+    assert completion.text == "Canberra" and len(server.requests) == 2 and model.retries == 1
+
+
 def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ModelSpecError, match="ANTHROPIC_API_KEY"):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelSpecError
-from factprobe.agents.models.replies import checked
+from factprobe.agents.models.replies import InvalidReply, checked
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
 from factprobe.agents.models.wire import anthropic_content
@@ -87,10 +88,16 @@ class AnthropicModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            response = await client.messages.create(**request)
+            try:
+                response = await client.messages.create(**request)
+            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON: retried, as OpenAI's
+                raise InvalidReply(f"malformed reply: {exc}") from None
             latency = time.perf_counter() - started
-            text = "".join(block.text for block in response.content
-                           if getattr(block, "type", None) == "text")
+            content = getattr(response, "content", None)
+            if not isinstance(content, list):
+                raise InvalidReply(f"malformed reply: no content blocks ({type(response).__name__})")
+            text = "".join(block.text for block in content
+                           if getattr(block, "type", None) == "text" and isinstance(block.text, str))
             usage = response.usage
             return checked(Completion(text=text, model=self.name,
                                       prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
