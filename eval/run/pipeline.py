@@ -23,7 +23,7 @@ from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
-from factprobe.eval.core.secrets import REDACTED, redact_values
+from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
@@ -181,8 +181,10 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError)."""
     run_dir = RunDir(config.out)
+    remember_in_args([config.model, config.judge or ""])   # the Python API passes no argv
     try:
-        return _execute_locked(config, resume, console, run_dir)
+        with redacted_output():                # printed text too: the Python API and sweeps
+            return _execute_locked(config, resume, console, run_dir)
     finally:
         run_dir.unlock()
 
