@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from factprobe.eval.cli.main import main
 from factprobe.eval.core.secrets import (
     REDACTED,
     RedactingStream,
+    forget,
     redact,
     redact_values,
     remember_in_args,
@@ -26,6 +28,13 @@ from tests.fault_server import SERVED_MODEL, FaultServer
 QUESTIONS = [{"id": f"q{n}", "question": f"Which number follows {n}?", "answer": str(n + 1)} for n in range(3)]
 KEYS = {"sk-shaped": "sk-proj-Qm7tT2echoedKeyOfShape00000000",
         "plain token": "gatewaypass7Q"}          # no known shape: only redaction by value finds it
+
+
+@pytest.fixture(autouse=True)
+def forget_secrets() -> Iterator[None]:
+    """Secrets remembered by one test are not redacted in the next one's output."""
+    yield
+    forget()
 
 
 def files_holding(folder: Path, secret: str) -> list[Path]:
@@ -82,3 +91,23 @@ def test_output_split_over_writes_is_still_redacted(monkeypatch: pytest.MonkeyPa
     stream.write("key-123456 end\npartial ")
     stream.flush()
     assert sink.getvalue() == f"key: {REDACTED} end\npartial "
+
+
+def test_a_secret_in_the_model_url_stays_out_of_the_manifest_and_resume_asks_for_it(
+        tmp_path: Path, isolated_cache: Path, capsys) -> None:
+    data = tmp_path / "q.jsonl"
+    data.write_text(json.dumps(QUESTIONS[0]) + "\n")
+    out = tmp_path / "run"
+    with FaultServer(["ok"], reply="1") as server:
+        spec = f"openai:{SERVED_MODEL}@{server.url.replace('http://', 'http://bob-user:pw-in-url-55@')}?key=qkey-9911"
+        assert main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--model", spec,
+                     "--out", str(out)]) == 0
+        assert main(["run", "--resume", "--out", str(out)]) == 2
+        assert "give --model again with --resume" in capsys.readouterr().err
+        assert main(["run", "--resume", "--out", str(out), "--model", spec]) == 0
+    printed = capsys.readouterr()
+    for secret in ("bob-user", "pw-in-url-55", "qkey-9911"):
+        assert files_holding(out, secret) == [] and files_holding(isolated_cache, secret) == []
+        assert secret not in printed.out + printed.err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["config"]["model"].count(REDACTED) == 3

@@ -52,6 +52,11 @@ def remember(value: str | None) -> None:
         _given.add(value)
 
 
+def forget() -> None:
+    """Forget the remembered secrets (environment variables are read afresh on every use)."""
+    _given.clear()
+
+
 def remember_in_url(url: str) -> None:
     """Remember a URL's user, password and key-like query values."""
     try:
