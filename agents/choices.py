@@ -9,6 +9,7 @@ fixed refusal phrase as one extra option, always last.
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -20,6 +21,13 @@ LETTERS = string.ascii_uppercase
 REFUSAL_OPTION = "Sorry, I can't help with it"   # MM-SAP's refusal phrase (protocols §6)
 REFUSAL_INDEX = -1                               # the refusal option's index in `order`
 CHOICE_INSTRUCTION = "Reply with the letter of one option."
+
+# Reading the option letter a reply names (factprobe.eval.multiple_choice.mapping lists the rules).
+_BRACKETED = r"[\(\[]?([A-Za-z])[\)\]]?"
+_LONE = re.compile(rf"^{_BRACKETED}\s*[.):]?$")
+_NAMED = re.compile(rf"^(?:the\s+)?(?:correct\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*{_BRACKETED}\s*[.)]?$",
+                    re.IGNORECASE)
+_LETTER_THEN_TEXT = re.compile(r"^[\(\[]?([A-Za-z])(?:[\)\]]\s*|[.:]\s+|\)\s*)(.+)$")
 
 
 @dataclass(frozen=True)
@@ -81,3 +89,29 @@ def asked_text(state: Mapping[str, Any], seed: int) -> str:
     """The question text of a strategy state as every prompt of the strategy shows it: with the
     options shuffled for the state's repeat when the question has choices (no refusal option)."""
     return presented_question(state["question"], state.get("repeat", 0), seed)
+
+
+def plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip().rstrip(".").strip()).casefold()
+
+
+def known(letter: str, shown: ShownChoices) -> str | None:
+    letter = letter.upper()
+    return letter if letter in shown.letters else None
+
+
+def letter_by_rules(answer: str | None, shown: ShownChoices) -> str | None:
+    """The option letter the answer names by the module's rules, None when no rule decides."""
+    if not answer or not answer.strip():
+        return None
+    text = answer.strip()
+    for pattern in (_LONE, _NAMED):
+        match = pattern.match(text)
+        if match:
+            return known(match.group(1), shown)
+    match = _LETTER_THEN_TEXT.match(text)
+    letter = known(match.group(1), shown) if match else None
+    if match and letter is not None:
+        return letter if plain(match.group(2)) == plain(shown.option_of(letter)) else None
+    same = [letter for letter, option in zip(shown.letters, shown.options) if plain(option) == plain(text)]
+    return same[0] if len(same) == 1 else None

@@ -126,7 +126,7 @@ def text_option_cases() -> list[Case]:
 LOADER_FILES = {"jsonl": "d.jsonl", "simpleqa": "d.csv", "musique": "d.jsonl", "hotpotqa": "d.jsonl",
                 "2wiki": "d.jsonl", "selfaware": "d.json", "kuq": "d.jsonl", "fanoutqa": "d.json",
                 "compceleb": "d.json", "videosimpleqa": "d.json", "mcq": "d.jsonl", "mmworld": "d.json",
-                "worldsense": "d.json"}
+                "worldsense": "d.json", "worldvqa": "d.tsv", "mmsap": "d.json"}
 DAMAGE: dict[str, bytes] = {
     "empty": b"", "blank lines": b"\n \n\t\n", "not utf-8": b'{"id": "\xff\xfe"}\n',
     "binary": bytes(range(256)), "truncated": b'{"id": "q1", "question": "Wh',

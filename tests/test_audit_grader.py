@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from sklearn.metrics import cohen_kappa_score
 
 import factprobe.eval.cli.audit as audit_command
 import factprobe.eval.cli.main as cli
+import factprobe.eval.grading.judge_loader as judge_loader
 from factprobe.eval.grading.audit import cohen_kappa, load_cases
 from tests.fakes import ScriptedModel, last_user
 
@@ -47,7 +49,7 @@ def judge_script(messages, params) -> str:
 @pytest.fixture
 def judge(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     model = ScriptedModel(judge_script)
-    monkeypatch.setattr(audit_command, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
     return model
 
 
@@ -76,6 +78,62 @@ def test_audit_json_matches_the_labels_and_sklearn(tmp_path, judge, capsys) -> N
     # over-credit: of the 7 cases labelled not-CORRECT, one ("Either Lyon or Paris") was graded CORRECT
     assert result["over_credit"] == pytest.approx(1 / 7) and result["over_credit_n"] == 1
     assert result["grader"]["grader"] == "judge:scripted"
+
+
+def test_error_figures_and_f_delta_follow_from_the_confusion(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    result = audit_json(capsys, str(path), "--judge", "local")
+    labels = [label for _, label, _, _ in CASES]
+    grades = [grade for _, _, grade, _ in CASES]
+    decided = [(label, grade) for label, grade in zip(labels, grades) if grade != "UNGRADED"]
+    assert result["decided_agreement"] == pytest.approx(np.mean([a == b for a, b in decided]))
+    # of the 3 CORRECT labels, one ("the French capital city") was graded NOT_ATTEMPTED
+    assert result["under_credit"] == pytest.approx(1 / 3) and result["under_credit_n"] == 1
+    assert result["undecided"] == 1 and result["undecided_share"] == pytest.approx(0.1)
+
+    def f(codes: list[str]) -> float:
+        return 2 * codes.count("CORRECT") / (len(codes) + sum(code != "NOT_ATTEMPTED" for code in codes))
+
+    resolved = [label if grade == "UNGRADED" else grade for label, grade in zip(labels, grades)]
+    assert result["f_labels"] == pytest.approx(f(labels)) and result["f_grades"] == pytest.approx(f(resolved))
+    assert result["f_delta"] == pytest.approx(f(resolved) - f(labels))
+    # one question: the cluster bootstrap resamples it whole, so the interval is the point itself
+    assert result["f_delta_ci_low"] == pytest.approx(result["f_delta"])
+    assert result["f_delta_ci_high"] == pytest.approx(result["f_delta"])
+
+
+def test_f_delta_interval_resamples_questions(tmp_path, capsys) -> None:
+    lines = [{"question": f"Which number is {n}?", "gold": str(n), "answer": answer, "label": label, "form": form}
+             for n in range(1, 31)
+             for answer, label, form in ((str(n), "CORRECT", "short"), (str(n + 1), "INCORRECT", "short"),
+                                         ("I don't know", "CORRECT" if n % 3 else "NOT_ATTEMPTED", "paragraph"))]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = audit_json(capsys, str(path), "--grader", "rules")
+    assert result["f_delta"] < 0
+    assert result["f_delta_ci_low"] < result["f_delta"] < result["f_delta_ci_high"]
+    assert set(result["per_form"]) == {"short", "paragraph"}
+    assert result["per_form"]["short"]["n"] == 60 and result["per_form"]["paragraph"]["under_credit"] == 1.0
+
+
+def test_per_case_file_holds_each_case_with_its_grade(tmp_path, judge, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    out = tmp_path / "graded" / "per_case.jsonl"
+    out.parent.mkdir()
+    result = audit_json(capsys, str(path), "--judge", "local", "--per-case", str(out))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == result["n"] == 10
+    assert [row["answer"] for row in rows] == [answer for answer, _, _, _ in CASES]
+    assert [row["grade"] for row in rows] == [grade for _, _, grade, _ in CASES]
+    assert rows[0]["gold"] == ["Paris", "Paree"] and rows[0]["case_type"] == "exact"
+    assert all(row["grader"] == "judge:scripted" and row["grade_note"] for row in rows)
+
+
+def test_per_case_file_that_cannot_be_written_exits_2_after_the_audit(tmp_path, capsys) -> None:
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--json", "--per-case", str(tmp_path / "no" / "dir" / "x.jsonl")]) == 2
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["n"] == 10 and "--per-case" in captured.err
 
 
 def test_audit_with_the_rule_grader_is_self_consistent(tmp_path, capsys) -> None:
@@ -165,3 +223,42 @@ def test_progress_bar_keeps_json_output_clean(tmp_path, judge, capsys) -> None:
     path.write_text(path.read_text(encoding="utf-8") * 3, encoding="utf-8")  # 30 cases: the bar is drawn
     result = audit_json(capsys, str(path), "--judge", "local")
     assert result["n"] == 30 and result["agreement"] == pytest.approx(0.6) and len(judge.calls) == 30
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", ["audit-grader", "taxonomy"])
+def test_a_dead_judge_stops_the_command_naming_it(tmp_path, capsys, command: str) -> None:
+    """The judge is reached before anything is graded: a closed port on 127.0.0.1 exits 2 with a
+    message naming the judge, instead of an audit of UNGRADED grades reported as 0% agreement."""
+    judge = f"openai:x@http://127.0.0.1:{closed_port()}/v1"
+    if command == "audit-grader":
+        args = ["audit-grader", str(write_cases(tmp_path / "cases.jsonl")), "--judge", judge, "--no-cache"]
+    else:
+        run = tmp_path / "run"
+        run.mkdir()
+        (run / "manifest.json").write_text(json.dumps({"config": {}}), encoding="utf-8")
+        args = ["taxonomy", str(run), "--judge", judge, "--no-cache"]
+    assert cli.main(args) == 2
+    captured = capsys.readouterr()
+    assert f"--judge {judge} could not be reached" in captured.err and "Traceback" not in captured.err
+    assert "agreement" not in captured.out
+
+
+def test_an_audit_that_decides_no_case_is_not_a_result(tmp_path, monkeypatch, capsys) -> None:
+    """A judge that answers the start-up check and then fails every call: exit 1, not 0% and 0."""
+    from factprobe.agents.models.base import ModelError
+
+    def dead(messages, params) -> str:
+        raise ModelError("server went away")
+
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: ScriptedModel(dead))
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--judge", "scripted", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["undecided"] == 10
+    assert "judge:scripted decided none of the 10 cases" in captured.err and "server went away" in captured.err

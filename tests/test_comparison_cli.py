@@ -33,6 +33,8 @@ def script(messages, params) -> str:
     if "Proposed answer" in text:
         return "Verdict: KEEP" if "Paris" in text else "Verdict: REVISE"
     if "Previous answer" in text:
+        if "gold" in text:  # a wrong symbol: the rules compare symbols with symbols, not with words
+            return "Answer: Ag\nConfidence: 30"
         return "Answer: Rome\nConfidence: 60" if "Italy" in text else "Answer: Bonn\nConfidence: 30"
     refusal = REFUSAL_PHRASE in text
     if "France" in text:

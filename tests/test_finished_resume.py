@@ -28,7 +28,7 @@ def script(messages, params) -> str:
         return "Answer: Tokyo\nConfidence: 90"
     if "tallest land animal?" in text and "eat" not in text:
         return "Answer: giraffe\nConfidence: 80"
-    return "Answer: Plants and other green things\nConfidence: 30"     # a paraphrase: undecided
+    return "Answer: Leaves\nConfidence: 30"     # part of the gold only: undecided
 
 
 @pytest.fixture

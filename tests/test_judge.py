@@ -10,6 +10,7 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.grading.cascade as cascade_module
+import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
@@ -139,7 +140,7 @@ class UndecidedOn:
     def __init__(self, undecided: set[str]) -> None:
         self.undecided = undecided
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         if answer in self.undecided:
             return GradeOutcome(Grade.UNGRADED, self.name, "free paraphrase")
         return GradeOutcome(Grade.CORRECT, self.name, "matches gold")
@@ -196,6 +197,7 @@ def test_judge_prompt_without_a_judge_is_a_config_error() -> None:
 def test_cli_cascade_without_judge_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     loaded: list[str] = []
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: loaded.append(spec))
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: loaded.append(spec))
     assert cli.main(["run", "--grader", "cascade", "--out", str(tmp_path / "run")]) == 2
     assert "--grader cascade needs a judge model" in capsys.readouterr().err
     assert loaded == [] and not (tmp_path / "run" / "results.jsonl").exists()
@@ -203,6 +205,7 @@ def test_cli_cascade_without_judge_exits_2(tmp_path: Path, monkeypatch, capsys) 
 
 def test_cli_videosimpleqa_prompt_with_accepting_hedging_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: ""))
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: ""))
     code = cli.main(["run", "--judge", "local", "--judge-prompt", "videosimpleqa",
                      "--out", str(tmp_path / "r")])
     assert code == 2 and "--hedging penalize" in capsys.readouterr().err
@@ -222,7 +225,8 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
 
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
-    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging: UndecidedOn({"The Eternal City"}))
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging, candidates=None: UndecidedOn({"The Eternal City"}))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--judge", "local",
                      "--grader", "cascade", "--out", str(out)]) == 0
@@ -231,8 +235,17 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     assert rows["rome"].grade == "CORRECT"
     assert sum(is_judge_prompt(messages) for messages, _ in model.calls) == 1
     summary = json.loads((out / "summary.json").read_text())
+    judge_calls = [messages for messages, _ in model.calls if is_judge_prompt(messages)]
+    judge_tokens = sum(len(m["content"].split()) for m in judge_calls[0])
     assert summary["grading"]["vanilla"] == {"rules_decided": 1, "judge_decided": 1, "undecided": 0,
-                                             "judge_calls": 1}
+                                             "judge_calls": 1, "judge_prompt_tokens": judge_tokens,
+                                             "judge_completion_tokens": 8, "judge_latency_s": 0.01}
+    # the judge's cost is recorded apart: the strategy's own tokens are those of its answer call only
+    rome, paris = rows["rome"].model_dump(), rows["paris"].model_dump()
+    assert (rome["judge_prompt_tokens"], rome["judge_completion_tokens"]) == (judge_tokens, 8)
+    assert paris["judge_prompt_tokens"] is None and paris["judge_latency_s"] is None
+    answer_call = next(m for m, _ in model.calls if not is_judge_prompt(m) and "Italy" in last_user(m))
+    assert rows["rome"].prompt_tokens == sum(len(m["content"].split()) for m in answer_call)
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["grader"] == "cascade" and manifest["config"]["judge_prompt"] == "simpleqa"
     assert manifest["grader"]["grader"] == "cascade"

@@ -65,19 +65,21 @@ def test_two_reports_at_once_both_succeed(finished_run: Path) -> None:
 
 def test_a_later_run_removes_temporaries_of_killed_processes(finished_run: Path) -> None:
     dead, alive = dead_pid(), os.getppid()
-    stale = finished_run / f".manifest.json.{dead}.tmp"
-    live = finished_run / f".summary.json.{alive}.tmp"       # its writer may still be at work
-    stale.write_text("{half")
-    live.write_text("{half")
+    stale = [finished_run / f".manifest.json.{dead}.tmp", finished_run / f".summary.json.{dead}-7-0123456789ab.tmp"]
+    live = finished_run / f".summary.json.{alive}-7-0123456789ab.tmp"       # its writer may still be at work
+    for path in (*stale, live):
+        path.write_text("{half")
     assert cli.main(["run", "--resume", "--out", str(finished_run)]) == 0
-    assert not stale.exists() and live.exists()
+    assert not any(path.exists() for path in stale) and live.exists()
 
 
 def test_an_index_save_removes_folders_of_killed_processes(tmp_path: Path) -> None:
     folder = index_root(tmp_path) / "bm25"
-    stale = folder / f"abc.tmp-{dead_pid()}-140000"
-    (stale / "part").mkdir(parents=True)
+    dead = dead_pid()
+    stale = [folder / f"abc.tmp-{dead}-140000", folder / f".abc.{dead}-140000-0123456789ab.tmp"]
+    for path in stale:
+        (path / "part").mkdir(parents=True)
     saved = cached_index("bm25", "fresh", lambda: {"n": 1}, cache_dir=tmp_path,
                          save=lambda index, path: (path / "index.json").write_text(json.dumps(index)))
     assert saved == {"n": 1} and (folder / "fresh" / "index.json").is_file()
-    assert not stale.exists()
+    assert not any(path.exists() for path in stale)

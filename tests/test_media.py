@@ -301,7 +301,7 @@ def test_settings_prefix_the_last_user_turn_and_name_variants() -> None:
     assert get_strategy("vanilla@frames").name == "vanilla"
     assert get_strategy("vanilla+rag@caption").retrieves
     with pytest.raises(UnknownStrategyError, match="not an input setting"):
-        get_strategy("vanilla@audio")
+        get_strategy("vanilla@subtitles")    # subtitles come only with frames
 
 
 # -- runs ---------------------------------------------------------------------------------------

@@ -21,19 +21,19 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (LAUNCH, "3.9.1997", Grade.CORRECT),                         # dotted
     (LAUNCH, "September 3rd, 1997", Grade.CORRECT),
     (LAUNCH, "the 3rd of September 1997", Grade.CORRECT),
-    (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.CORRECT),
-    (LAUNCH, "1997", Grade.INCORRECT),                           # coarser than the gold
-    (LAUNCH, "September 1997", Grade.INCORRECT),
+    (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.UNGRADED),
+    (LAUNCH, "1997", Grade.UNGRADED),                           # coarser than the gold
+    (LAUNCH, "September 1997", Grade.UNGRADED),
     (LAUNCH, "4 September 1997", Grade.INCORRECT),
     (LAUNCH, "3 September 1998", Grade.INCORRECT),
-    (LAUNCH, "Either 3 or 4 September 1997", Grade.INCORRECT),
+    (LAUNCH, "Either 3 or 4 September 1997", Grade.UNGRADED),
     (FOUNDED, "1882", Grade.CORRECT),
     (FOUNDED, "eighteen eighty-two", Grade.CORRECT),             # a spelled year
     (FOUNDED, "It was founded on 1 May 1882.", Grade.CORRECT),   # finer than the gold is fine
     (FOUNDED, "1883", Grade.INCORRECT),
     (FOUNDED, "1882 or 1883", Grade.INCORRECT),
     (OPENED, "19 March 1932", Grade.CORRECT),
-    (OPENED, "1932", Grade.INCORRECT),
+    (OPENED, "1932", Grade.UNGRADED),
     (OPENED, "April 1932", Grade.INCORRECT),
     (IN_YEAR, "3 September", Grade.CORRECT),                     # the year the question names is implied
     (IN_YEAR, "4 September", Grade.INCORRECT),

@@ -28,28 +28,28 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     (CAPITAL, "Lisbon", Grade.CORRECT),
     (CAPITAL, "It is Lisbon.", Grade.CORRECT),
     (CAPITAL, "Lisboa", Grade.CORRECT),                          # an alias
-    (CAPITAL, "Lisbonn", Grade.CORRECT),                         # a one-letter typo
-    (CAPITAL, "Lisbon, not Porto", Grade.CORRECT),               # a denied wrong entity is fine
-    (CAPITAL, "Porto? No, actually it is Lisbon.", Grade.CORRECT),
+    (CAPITAL, "Lisbonn", Grade.UNGRADED),                         # a one-letter typo
+    (CAPITAL, "Lisbon, not Porto", Grade.UNGRADED),               # a denied wrong entity is fine
+    (CAPITAL, "Porto? No, actually it is Lisbon.", Grade.UNGRADED),
     (LAKE, "Victoria", Grade.CORRECT),                           # "lake" is implied by the question
     (MUSEUM, "Amsterdam", Grade.CORRECT),                        # the gold's leading preposition
     (PRIZE, "The Booker Prize", Grade.CORRECT),                  # "award" is implied
-    (VOLCANO, "Mount St. Helens", Grade.CORRECT),                # a type word beside an untyped gold
+    (VOLCANO, "Mount St. Helens", Grade.UNGRADED),                # a type word beside an untyped gold
     # Over-credit shapes: the gold's words are there, the answer is still wrong.
     (CAPITAL, "Either Porto or Lisbon", Grade.INCORRECT),
     (CAPITAL, "Lisbon or maybe Coimbra", Grade.INCORRECT),
-    (CAPITAL, "Lisbon and Porto", Grade.INCORRECT),
-    (CAPITAL, "Not Lisbon; it is Porto.", Grade.INCORRECT),
-    (CAPITAL, "It isn't Lisbon", Grade.INCORRECT),
-    (CAPITAL, "Lisbon? No, it's Porto.", Grade.INCORRECT),
-    (STATE, "North Dakota", Grade.INCORRECT),                    # another entity containing the gold
-    (PARK, "Golden Gate Bridge", Grade.INCORRECT),
-    (PRIZE, "Pulitzer Prize", Grade.INCORRECT),
+    (CAPITAL, "Lisbon and Porto", Grade.UNGRADED),
+    (CAPITAL, "Not Lisbon; it is Porto.", Grade.UNGRADED),
+    (CAPITAL, "It isn't Lisbon", Grade.UNGRADED),
+    (CAPITAL, "Lisbon? No, it's Porto.", Grade.UNGRADED),
+    (STATE, "North Dakota", Grade.UNGRADED),                    # another entity containing the gold
+    (PARK, "Golden Gate Bridge", Grade.UNGRADED),
+    (PRIZE, "Pulitzer Prize", Grade.UNGRADED),
     # Wrong answers, plain or hedged.
     (CAPITAL, "Porto", Grade.INCORRECT),
     (CAPITAL, "I think it is Porto", Grade.INCORRECT),
-    (CAPITAL, "I'm not sure. Maybe Porto?", Grade.INCORRECT),    # refusal then a wrong guess
-    (CAPITAL, "I can't recall exactly, perhaps Porto", Grade.INCORRECT),
+    (CAPITAL, "I'm not sure. Maybe Porto?", Grade.UNGRADED),    # refusal then a wrong guess
+    (CAPITAL, "I can't recall exactly, perhaps Porto", Grade.UNGRADED),
     # Refusals in several phrasings.
     (CAPITAL, "I don't know.", Grade.NOT_ATTEMPTED),
     (CAPITAL, "I can't recall that", Grade.NOT_ATTEMPTED),
@@ -83,7 +83,7 @@ def test_partial_name_is_ungraded_not_guessed() -> None:
     question = Question(id="t1", question="What is the title of the band's last album?", answer="Silver Morning Tide")
     outcome = RuleGrader().grade_sync(question, "Morning Tide")
     assert outcome.grade is Grade.UNGRADED
-    assert "missing: silver" in (outcome.note or "")
+    assert (outcome.note or "").startswith("undecided: text:")
 
 
 @pytest.mark.parametrize("answer", [
@@ -103,19 +103,20 @@ def test_unhedged_correct_answer_is_correct_under_both_policies() -> None:
         assert RuleGrader(policy).grade_sync(CAPITAL, "Lisbon.").grade is Grade.CORRECT
 
 
-def test_notes_name_the_rule_that_decided() -> None:
+def test_notes_name_the_match_kind_that_decided() -> None:
     grader = RuleGrader()
-    assert "several candidates" in (grader.grade_sync(CAPITAL, "Porto or Lisbon").note or "")
-    assert "negates the gold" in (grader.grade_sync(CAPITAL, "Not Lisbon.").note or "")
-    assert "different entity" in (grader.grade_sync(STATE, "South Dakota").note or "")
-    assert grader.grade_sync(CAPITAL, "I don't know").note == "refusal"
+    assert (grader.grade_sync(CAPITAL, "Porto or Lisbon").note or "").startswith("candidates: several candidates")
+    assert (grader.grade_sync(CAPITAL, "Not Lisbon.").note or "").startswith("undecided: a denial")
+    assert (grader.grade_sync(CAPITAL, "Porto").note or "").startswith("text: names something else")
+    assert (grader.grade_sync(STATE, "South Dakota").note or "").startswith("undecided: text:")
+    assert (grader.grade_sync(CAPITAL, "I don't know").note or "").startswith("refusal:")
 
 
 def test_async_grade_and_description() -> None:
     grader = RuleGrader(HedgingPolicy.PENALIZE)
     assert asyncio.run(grader.grade(CAPITAL, "Lisbon")).grade is Grade.CORRECT
     assert grader.name == "rules"
-    assert grader.describe() == {"grader": "rules", "hedging": "penalize"}
+    assert grader.describe() == {"grader": "rules", "hedging": "penalize", "candidates": "INCORRECT"}
 
 
 @pytest.mark.parametrize("answer, golds, expected", [
@@ -134,10 +135,10 @@ MISSION = Question(id="m1", question="Which mission returned the first samples?"
 
 
 @pytest.mark.parametrize("question, answer, grade", [
-    (FILM, "Night Harbour: The Return", Grade.INCORRECT),          # a longer title
-    (FILM, "Night Harbour II", Grade.INCORRECT),                   # a sequel glued to the gold
+    (FILM, "Night Harbour: The Return", Grade.UNGRADED),          # a longer title
+    (FILM, "Night Harbour II", Grade.UNGRADED),                   # a sequel glued to the gold
     (FILM, "Answer: Night Harbour", Grade.CORRECT),
-    (MISSION, "Luna 20", Grade.INCORRECT),                         # another number in the name
+    (MISSION, "Luna 20", Grade.UNGRADED),                         # another number in the name
     (MISSION, "Luna", Grade.UNGRADED),                             # part of the name
 ])
 def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade) -> None:
@@ -145,22 +146,21 @@ def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade
     assert outcome.grade is grade, outcome.note
 
 
-def test_rough_location_is_vague_and_a_description_naming_more_is_ungraded() -> None:
-    located = RuleGrader().grade_sync(CAPITAL, "a port city in southern Europe")
-    assert located.grade is Grade.NOT_ATTEMPTED and "vague" in (located.note or "")
-    described = RuleGrader().grade_sync(CAPITAL, "a port city famous for the Belem Tower")
-    assert described.grade is Grade.UNGRADED
-    assert "vague description" in (described.note or "")
+def test_descriptions_are_left_to_the_judge() -> None:
+    # a description names no answer the rules can compare: vague or not is the judge's reading
+    for answer in ("a port city in southern Europe", "a port city famous for the Belem Tower"):
+        outcome = RuleGrader().grade_sync(CAPITAL, answer)
+        assert outcome.grade is Grade.UNGRADED and (outcome.note or "").startswith("undecided:")
 
 
 PEAK = Question(id="k1", question="What is the highest peak of the range?", answer="Mount Elbrus")
 
 
 @pytest.mark.parametrize("answer, grade", [
-    ("Elbrus", Grade.CORRECT),                   # the gold's type word may be left out
-    ("Mt. Elbrus", Grade.CORRECT),               # an abbreviated type word
-    ("Elbrus, at 5,642 m", Grade.CORRECT),
-    ("Mount Kazbek", Grade.INCORRECT),
+    ("Elbrus", Grade.UNGRADED),                   # the gold's type word may be left out
+    ("Mt. Elbrus", Grade.UNGRADED),               # an abbreviated type word
+    ("Elbrus, at 5,642 m", Grade.UNGRADED),
+    ("Mount Kazbek", Grade.UNGRADED),
 ])
 def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(PEAK, answer)
@@ -179,19 +179,19 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
 
 @pytest.mark.parametrize("question, answer, grade", [
     # Vague answers that neither state nor contradict the gold: not attempted.
-    (COUNT, "Quite a lot of them.", Grade.NOT_ATTEMPTED),
-    (COUNT, "More than a hundred.", Grade.NOT_ATTEMPTED),
+    (COUNT, "Quite a lot of them.", Grade.UNGRADED),
+    (COUNT, "More than a hundred.", Grade.UNGRADED),
     (BRIDGE, "Sometime in the early 1900s.", Grade.NOT_ATTEMPTED),
-    (BRIDGE, "A long time ago.", Grade.NOT_ATTEMPTED),
-    (RIVER, "A big European river.", Grade.NOT_ATTEMPTED),
-    (RIVER, "I believe it was somewhere in Europe.", Grade.NOT_ATTEMPTED),
-    (WRITER, "An Icelandic novelist, but I forget which one.", Grade.NOT_ATTEMPTED),
-    (WRITER, "A famous poet.", Grade.NOT_ATTEMPTED),
+    (BRIDGE, "A long time ago.", Grade.UNGRADED),
+    (RIVER, "A big European river.", Grade.UNGRADED),
+    (RIVER, "I believe it was somewhere in Europe.", Grade.UNGRADED),
+    (WRITER, "An Icelandic novelist, but I forget which one.", Grade.UNGRADED),
+    (WRITER, "A famous poet.", Grade.UNGRADED),
     # Partial answers: wrong alone (granularity), not attempted beside "I don't know the rest".
-    (FOUNDERS, "Ida.", Grade.INCORRECT),
-    (FOUNDERS, "One was Ida; I don't remember the other.", Grade.NOT_ATTEMPTED),
-    (OPENED, "March 1931", Grade.INCORRECT),
-    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.NOT_ATTEMPTED),
+    (FOUNDERS, "Ida.", Grade.UNGRADED),
+    (FOUNDERS, "One was Ida; I don't remember the other.", Grade.UNGRADED),
+    (OPENED, "March 1931", Grade.UNGRADED),
+    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.UNGRADED),
     # Refusals in more phrasings.
     (RIVER, "I'm not able to say.", Grade.NOT_ATTEMPTED),
     (RIVER, "That is outside what I know.", Grade.NOT_ATTEMPTED),
@@ -201,12 +201,12 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     # Unanswerable questions: a premise correction is not attempted, a claim is incorrect.
     (NO_MOON, "Nobody has done that; the Moon has no lakes.", Grade.NOT_ATTEMPTED),
     (NO_MOON, "It has not happened.", Grade.NOT_ATTEMPTED),
-    (NO_MOON, "The question rests on a false premise.", Grade.NOT_ATTEMPTED),
+    (NO_MOON, "The question rests on a false premise.", Grade.UNGRADED),
     (NO_MOON, "Gertrude Ederle, in 1927.", Grade.INCORRECT),
     # Over-credit shapes in other wordings.
     (RIVER, "Danube / Rhine", Grade.INCORRECT),
-    (RIVER, "The Danube; some say the Wien.", Grade.INCORRECT),
-    (RIVER, "It was the Danube until the canal; now it's the Wien.", Grade.INCORRECT),
+    (RIVER, "The Danube; some say the Wien.", Grade.UNGRADED),
+    (RIVER, "It was the Danube until the canal; now it's the Wien.", Grade.UNGRADED),
     (RIVER, "Danube, the second-longest river in Europe, and navigable.", Grade.CORRECT),
     (CAPITAL, "Sintra, near Lisbon.", Grade.UNGRADED),                # the gold only as a landmark
 ])
@@ -217,11 +217,11 @@ def test_vague_partial_refusal_and_premise_shapes(question: Question, answer: st
 
 @pytest.mark.parametrize("question, answer, grade", [
     (Question(id="e1", question="Which country has Skopje as its capital?", answer="North Macedonia"),
-     "Macedonia", Grade.INCORRECT),                                # drops the qualifying word
+     "Macedonia", Grade.UNGRADED),                                # drops the qualifying word
     (Question(id="e2", question="Which country has Banjul as its capital?", answer="Gambia"),
-     "The Gambian Republic", Grade.INCORRECT),                     # a derived word is not a typo
+     "The Gambian Republic", Grade.UNGRADED),                     # a derived word is not a typo
     (Question(id="e3", question="Which country has Juba as its capital?", answer="Republic of South Sudan"),
-     "Federal Republic of South Sudan", Grade.INCORRECT),          # a word glued before the whole gold
+     "Federal Republic of South Sudan", Grade.UNGRADED),          # a word glued before the whole gold
     (Question(id="e4", question="Which country has Dili as its capital?", answer="Timor-Leste"),
      "Timor", Grade.UNGRADED),                                     # a hyphenated name stays whole
 ])

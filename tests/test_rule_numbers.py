@@ -33,14 +33,14 @@ SPRINT = ask("What was the winning time in seconds?", "9.58")
     (PEAK, "6,200 m", Grade.INCORRECT),                       # coarser than the gold, not hedged
     (PEAK, "roughly 6,200 m", Grade.NOT_ATTEMPTED),           # approximate, agrees as far as it goes
     (PEAK, "about 7,000 m", Grade.INCORRECT),                 # approximate and wrong
-    (CROWD, "81,320", Grade.CORRECT),                         # the gold's label word left out
-    (CROWD, "A crowd of 81320 watched in 1994.", Grade.CORRECT),  # a year as context
-    (CROWD, "81,230", Grade.INCORRECT),
-    (CROWD, "eighty-one thousand", Grade.INCORRECT),          # a plain figure is exact
+    (CROWD, "81,320", Grade.UNGRADED),                         # the gold's label word left out
+    (CROWD, "A crowd of 81320 watched in 1994.", Grade.UNGRADED),  # a year as context
+    (CROWD, "81,230", Grade.UNGRADED),
+    (CROWD, "eighty-one thousand", Grade.UNGRADED),          # a plain figure is exact
     (DOWNLOADS, "244k", Grade.CORRECT),                       # rounds to the gold's last significant figure
     (DOWNLOADS, "236,000", Grade.CORRECT),
     (DOWNLOADS, "233k", Grade.INCORRECT),
-    (DOWNLOADS, "200k", Grade.INCORRECT),
+    (DOWNLOADS, "200k", Grade.UNGRADED),
     (DOWNLOADS, "more than 100k", Grade.NOT_ATTEMPTED),       # a bound the gold satisfies
     (DOWNLOADS, "fewer than 100k", Grade.INCORRECT),          # a bound the gold breaks
     (DOWNLOADS, "between 200k and 300k", Grade.NOT_ATTEMPTED),
@@ -49,16 +49,16 @@ SPRINT = ask("What was the winning time in seconds?", "9.58")
     (FIELD, "40 acres", Grade.INCORRECT),                     # the gold's number, the wrong unit
     (FIELD, "16 hectares (about 40 acres)", Grade.INCORRECT), # a conversion that mentions the gold number
     (MOONS, "twenty-seven", Grade.CORRECT),                   # compound spelled number
-    (MOONS, "It has 27 known moons.", Grade.CORRECT),
+    (MOONS, "It has 27 known moons.", Grade.UNGRADED),
     (MOONS, "26 or 27", Grade.INCORRECT),                     # candidates, one wrong
     (MOONS, "twenty-eight", Grade.INCORRECT),
     (SHARE, "38.6 per cent", Grade.CORRECT),
-    (SHARE, "39%", Grade.INCORRECT),
+    (SHARE, "39%", Grade.UNGRADED),
     (PRICE, "7.5 million dollars", Grade.CORRECT),
     (PRICE, "$7,500,000", Grade.CORRECT),
     (PRICE, "$7.2m", Grade.INCORRECT),
     (SPRINT, "9.58 seconds", Grade.CORRECT),
-    (SPRINT, "9.6", Grade.INCORRECT),
+    (SPRINT, "9.6", Grade.UNGRADED),
 ])
 def test_figures(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
@@ -124,7 +124,7 @@ def test_other_figure_shapes(gold: str, answer: str, grade: Grade) -> None:
     ("-40 °C", "-40 °F", Grade.CORRECT),
     ("152,300 km", "152,289 km", Grade.CORRECT),                  # a measured gold's trailing zeros are rounding
     ("152,300 km", "152,400 km", Grade.INCORRECT),
-    ("52,000 spectators", "52,010", Grade.INCORRECT),             # a count stays exact
+    ("52,000 spectators", "52,010", Grade.UNGRADED),             # a count stays exact
     ("24", "two dozen", Grade.CORRECT),
 ])
 def test_number_formats_and_conversions(gold: str, answer: str, grade: Grade) -> None:

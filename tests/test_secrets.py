@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from factprobe.eval.cli.main import main
+from factprobe.eval.core.redact import redact
 from factprobe.eval.core.secrets import (
     REDACTED,
     RedactingStream,
     forget,
-    redact,
     redact_values,
     remember_in_args,
     secret_values,

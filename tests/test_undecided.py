@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli.main as cli
+import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
@@ -25,6 +26,7 @@ def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, ScriptedModel]:
     table = {"local": ScriptedModel(lambda messages, params: "Answer: 5\nConfidence: 50"),
              "judge": ScriptedModel(failing("judge quota exhausted"), "judge")}
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: table[spec])
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: table[spec])
     return table
 
 

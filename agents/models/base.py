@@ -75,9 +75,9 @@ class ChatModel(Protocol):
         """What the manifest records about this model (never a key)."""
         ...
 
-    def warm_up(self, messages: list[Message]) -> None:
-        """Optional: load and warm the model before timed calls, priming any prompt cache with
-        `messages`. Backends that need no warm-up (remote APIs) leave it out; call it via `warm_up`."""
+    # Optional, so not a member: `warm_up(self, messages)` loads and warms the model before timed
+    # calls, priming any prompt cache with `messages`. Backends that need no warm-up (remote APIs)
+    # leave it out; call it through the module's `warm_up`.
 
 
 async def model_identity(model: ChatModel) -> dict:
@@ -95,6 +95,17 @@ def warm_up(model: ChatModel, messages: list[Message]) -> None:
     method = getattr(model, "warm_up", None)
     if method is not None:
         method(messages)
+
+
+def accepts_audio(model: ChatModel) -> bool:
+    """Whether `model`, or the backend a wrapper holds in `inner`, sends audio (`supports_audio`;
+    a backend that does not say sends none)."""
+    current: object | None = model
+    while current is not None:
+        if hasattr(current, "supports_audio"):
+            return bool(current.supports_audio)
+        current = getattr(current, "inner", None)
+    return False
 
 
 def accepts_images(model: ChatModel) -> bool:

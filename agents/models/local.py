@@ -147,7 +147,7 @@ class LocalModel:
                 self._prime(llama, states, messages)
 
     def _generate_sync(self, messages: list[Message], params: GenerationParams) -> Completion:
-        if any(message.get("images") for message in messages):
+        if any(message.get("images") or message.get("audio") for message in messages):
             raise ModelError(f"{self.name} reads text only and was sent images; run the text-only "
                              f"setting (--modality text) or drop --media")
         seed = params.seed if params.seed is not None else 0

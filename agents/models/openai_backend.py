@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -44,6 +43,7 @@ class OpenAIModel:
 
     supports_logprobs = True
     supports_images = True  # sent as image_url parts (factprobe.agents.models.wire)
+    supports_audio = True   # sent as input_audio parts (factprobe.agents.models.wire)
 
     def __init__(self, model: str, base_url: str | None = None, timeout: float = 120.0,
                  max_retries: int = 4) -> None:
@@ -93,10 +93,7 @@ class OpenAIModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            try:
-                response = await client.chat.completions.create(**request)
-            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON
-                raise InvalidReply(f"malformed reply: {exc}") from None
+            response = await client.chat.completions.create(**request)  # a body not JSON: retried
             return checked(self._completion(response, params, time.perf_counter() - started), params)
 
         return await with_retries(attempt, self.policy, self._label(client),

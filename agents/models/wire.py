@@ -1,8 +1,10 @@
-"""Messages with images: attaching references, and the backends' wire formats.
+"""Messages with images and audio: attaching references, and the backends' wire formats.
 
 A message with images has `images`: a list of references (`sha256:<hex>` from the media store, or
-http(s) URLs). Its content stays text; only on the wire does it become a list of parts: the images
-first, in order, then the text (Video SimpleQA sends the frames before the question).
+http(s) URLs); one with a sound track has `audio`: references `audio:<hex>` to WAV clips in the
+store. Its content stays text; only on the wire does it become a list of parts: the images first,
+in order, then the audio, then the text (Video SimpleQA sends the frames before the question).
+OpenAI-compatible servers receive audio as `input_audio` parts; the Anthropic wire has none.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from factprobe.eval.store.media_cache import MEDIA_TYPE, MediaStore, is_ref
 
 IMAGES_KEY = "images"
+AUDIO_KEY = "audio"
 # OpenAI's image detail: "low" is a fixed 512-pixel view at a fixed token cost per image, as Video
 # SimpleQA's own evaluation code sends its frames.
 OPENAI_DETAIL = "low"
@@ -32,27 +35,43 @@ def with_images(messages: list[dict[str, Any]], refs: list[str]) -> list[dict[st
     return copied
 
 
+def with_audio(messages: list[dict[str, Any]], refs: list[str]) -> list[dict[str, Any]]:
+    """A copy of `messages` whose last user message carries the audio `refs`."""
+    last_user = max((i for i, message in enumerate(messages) if message["role"] == "user"), default=None)
+    if not refs or last_user is None:
+        return messages
+    copied = list(messages)
+    copied[last_user] = {**messages[last_user], AUDIO_KEY: list(refs)}
+    return copied
+
+
 def _base64(store: MediaStore, ref: str) -> str:
     return base64.b64encode(store.read(ref)).decode("ascii")
 
 
 def openai_message(message: dict[str, Any], store: MediaStore | None = None) -> dict[str, Any]:
-    """A chat-completions message: text content, or `image_url` parts then a text part."""
-    refs = message.get(IMAGES_KEY)
-    plain = {key: value for key, value in message.items() if key != IMAGES_KEY}
-    if not refs:
+    """A chat-completions message: text content, or `image_url` parts, `input_audio` parts, then a
+    text part."""
+    refs, audio = message.get(IMAGES_KEY), message.get(AUDIO_KEY)
+    plain = {key: value for key, value in message.items() if key not in (IMAGES_KEY, AUDIO_KEY)}
+    if not refs and not audio:
         return plain
     store = store or MediaStore()
     parts: list[dict[str, Any]] = []
-    for ref in refs:
+    for ref in refs or []:
         url = f"data:{MEDIA_TYPE};base64,{_base64(store, ref)}" if is_ref(ref) else ref
         parts.append({"type": "image_url", "image_url": {"url": url, "detail": OPENAI_DETAIL}})
+    for ref in audio or []:
+        parts.append({"type": "input_audio", "input_audio": {"data": _base64(store, ref), "format": "wav"}})
     parts.append({"type": "text", "text": message["content"]})
     return {**plain, "content": parts}
 
 
 def anthropic_content(message: dict[str, Any], store: MediaStore | None = None) -> str | list[dict[str, Any]]:
     """A Messages API content: the text, or image blocks (base64 or URL source) then a text block."""
+    if message.get(AUDIO_KEY):
+        raise ValueError("the Anthropic Messages API takes no audio; runs with an audio setting are "
+                         "refused before they start (factprobe.eval.media.attach)")
     refs = message.get(IMAGES_KEY)
     if not refs:
         return message["content"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from langgraph.graph import END, START, StateGraph
-
+from factprobe.agents.benchmark_prompts import benchmark_messages, parse_reply
 from factprobe.agents.choices import presented_question
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.linear import linear_graph
 from factprobe.agents.nodes import generate_node, parse_node
 from factprobe.agents.prompts import VANILLA_USER, answer_messages, question_block
 from factprobe.agents.registry import register_strategy
@@ -26,24 +26,32 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
     """build_prompt → generate → parse: one answer call with the prompt `make_messages` builds.
 
     A multiple-choice question is asked with its lettered options (agents.choices), plus the
-    refusal option when `offers_refusal`."""
+    refusal option when `offers_refusal`. A run's answer prompt (`--preset` / `--prompt-file`,
+    context.options["answer_prompt"]) replaces the prompt and reads the reply in its format
+    (factprobe.agents.benchmark_prompts)."""
+    prompt = context.options.get("answer_prompt")
 
     def build_prompt(state: QAState) -> dict[str, Any]:
-        text = presented_question(state["question"], state.get("repeat", 0), context.seed, offers_refusal)
-        return {"messages": make_messages(text, state.get("context")),
-                "trace": [{"step": "build_prompt"}]}
+        repeat = state.get("repeat", 0)
+        if prompt:
+            messages = benchmark_messages(prompt, state["question"], repeat, context.seed, offers_refusal,
+                                          state.get("context"))
+        else:
+            messages = make_messages(presented_question(state["question"], repeat, context.seed, offers_refusal),
+                                     state.get("context"))
+        return {"messages": messages, "trace": [{"step": "build_prompt"}]}
 
-    graph = StateGraph(QAState)
-    graph.add_node("build_prompt", build_prompt)
-    graph.add_node("generate", generate_node(context))
-    graph.add_node("parse", parse_node)
-    graph.add_edge(START, "build_prompt")
-    graph.add_edge("build_prompt", "generate")
-    graph.add_edge("generate", "parse")
-    graph.add_edge("parse", END)
-    return graph.compile()
+    reply_format: str = prompt["reply_format"] if prompt else "lines"
+
+    async def parse_in_format(state: QAState) -> dict[str, Any]:
+        answer, confidence, read_as = parse_reply(state.get("raw", ""), reply_format)
+        return {"answer": answer, "confidence": confidence,
+                "trace": [{"step": "parse", "answer": answer, "confidence": confidence, "read_as": read_as}]}
+
+    return linear_graph({"build_prompt": build_prompt, "generate": generate_node(context),
+                         "parse": parse_in_format if prompt else parse_node})
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=())
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=(), order=10)
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages)

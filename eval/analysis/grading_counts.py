@@ -1,10 +1,15 @@
 """Who graded: per strategy, answers decided by the rules, decided by the judge, left undecided,
-and how often the judge was asked (`--grader cascade` asks it only where the rules are undecided)."""
+how often the judge was asked (`--grader cascade` asks it only where the rules are undecided) and
+what its calls cost (tokens, seconds): the price of measuring, kept apart from the strategy's
+costs and never part of its overhead or gain-vs-cost figures."""
 
 from __future__ import annotations
 
 from factprobe.eval.analysis.summary import SummaryInput, summary_section
 from factprobe.eval.core.schema import GRADED, Grade, Result
+
+# a row's judge-call cost (extra row fields, null without a judge call)
+JUDGE_COST = ("judge_prompt_tokens", "judge_completion_tokens", "judge_latency_s")
 
 
 def asked_judge(row: Result) -> bool:
@@ -13,9 +18,9 @@ def asked_judge(row: Result) -> bool:
             and bool(row.answer and row.answer.strip()))
 
 
-@summary_section("grading")
-def grading(data: SummaryInput) -> dict[str, dict[str, int]]:
-    out: dict[str, dict[str, int]] = {}
+@summary_section("grading", order=90)
+def grading(data: SummaryInput) -> dict[str, dict[str, int | float]]:
+    out: dict[str, dict[str, int | float]] = {}
     for name, rows in data.by_strategy.items():
         decided = [row for row in rows if row.grade in GRADED]
         out[name] = {
@@ -23,5 +28,6 @@ def grading(data: SummaryInput) -> dict[str, dict[str, int]]:
             "judge_decided": sum(row.grader.startswith("judge:") for row in decided),
             "undecided": sum(row.grade is Grade.UNGRADED for row in rows),
             "judge_calls": sum(asked_judge(row) for row in rows),
+            **{key: sum(getattr(row, key, None) or 0 for row in rows) for key in JUDGE_COST},
         }
     return out

@@ -9,20 +9,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from factprobe.agents.models.registry import load_model
+from factprobe.eval.analysis.stats import cluster_bootstrap_ci, cluster_counts, f_delta
 from factprobe.eval.core.format import pct
+from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
     GRADE_COLUMNS,
+    AuditRow,
     CasesError,
     audit_summary,
     builtin_cases_path,
     grade_cases,
     judge_calls_of,
     load_cases,
+    resolved_grades,
 )
 from factprobe.eval.grading.base import Grader, HedgingPolicy
 from factprobe.eval.grading.cascade import (
@@ -33,7 +37,9 @@ from factprobe.eval.grading.cascade import (
     check_grader_options,
 )
 from factprobe.eval.grading.judge import JudgeGrader
+from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
+from factprobe.eval.store.atomic import atomic_write_text
 
 BUILTIN = "builtin"
 PROGRESS_MIN_CASES = 20  # a judge grading fewer cases finishes before a bar is worth drawing
@@ -54,9 +60,13 @@ def add_audit_grader_command(sub: Any) -> None:
                        help="hedged answers containing the gold: accept (default) | penalize")
     audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),
                        default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
+    audit.add_argument("--judge-prompt-file", dest="judge_prompt_file", type=Path, metavar="FILE",
+                       help="the judge's prompt from a template with {question}, {gold} and {answer}")
     audit.add_argument("--no-cache", dest="use_cache", action="store_false",
                        help="do not read or write the judge's response cache")
     audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
+    audit.add_argument("--per-case", dest="per_case", metavar="FILE", type=Path,
+                       help="write one JSONL row per case: its fields plus grade, grader and grade_note")
     audit.set_defaults(handler=cmd_audit_grader)
 
 
@@ -75,10 +85,12 @@ def cases_path(args: argparse.Namespace) -> Path:
 
 
 def make_audit_grader(args: argparse.Namespace) -> Grader:
-    """The grader the options name; options are checked before any judge model is loaded."""
-    check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt)
-    judge = load_model(args.judge, use_cache=args.use_cache) if args.judge else None
-    return build_grader(args.grader, judge, args.hedging, args.judge_prompt)
+    """The grader the options name; options are checked before any judge model is loaded, and a
+    judge is reached before any case is graded (ModelSpecError, exit 2, when it cannot be)."""
+    check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt,
+                         args.judge_prompt_file)
+    judge = load_judge(args.judge, use_cache=args.use_cache) if args.judge else None
+    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file)
 
 
 def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
@@ -98,12 +110,46 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
             rows = asyncio.run(grade_cases(cases, grader, lambda: progress.advance(task)))
     else:
         rows = asyncio.run(grade_cases(cases, grader))
-    summary = {**audit_summary(rows, judge_calls_of(grader)), "cases": str(path), "grader": grader.describe()}
+    summary = {**audit_summary(rows, judge_calls_of(grader)), **f_delta_interval(rows), "cases": str(path),
+               "grader": grader.describe()}
+    status = 0
+    if args.per_case is not None:
+        try:
+            atomic_write_text(args.per_case, "".join(json.dumps(row.per_case(), ensure_ascii=False) + "\n"
+                                                for row in rows))
+        except OSError as exc:
+            print(f"factprobe: --per-case {args.per_case}: cannot write the per-case rows ({exc}); "
+                  f"the audit follows on stdout", file=sys.stderr)
+            status = 2
     if args.json:
         print(json.dumps(summary, indent=2, ensure_ascii=False))
     else:
         print_audit(summary, console)
-    return 0
+    if rows and summary["undecided"] == len(rows):   # not an agreement of 0%: no grade was given at all
+        print(f"factprobe: {grader.name} decided none of the {len(rows)} cases (all UNGRADED; "
+              f"first reason: {rows[0].note})", file=sys.stderr)
+        return status or 1
+    return status
+
+
+_CODES = {Grade.CORRECT: 1, Grade.INCORRECT: 0, Grade.NOT_ATTEMPTED: -1}
+
+
+def f_delta_interval(rows: list[AuditRow], level: float = 0.95) -> dict[str, Any]:
+    """95% cluster-bootstrap interval of `f_delta` (F from grades, UNGRADED resolved by the label, minus
+    F from labels), resampling questions: the answers to one question are one cluster.
+
+    Computed here because the statistic lives in the analysis layer, above grading.
+    """
+    graded = np.array([_CODES[grade] for grade in resolved_grades(rows)])
+    labels = np.array([_CODES[row.label] for row in rows])
+    counts = cluster_counts([row.question or str(row.line) for row in rows], graded, labels)
+    low, high = cluster_bootstrap_ci(counts, f_delta, level=level)
+    return {"f_delta_ci_low": float(low), "f_delta_ci_high": float(high), "f_delta_ci_level": level}
+
+
+def _points(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:+.1f}" if value < 0 else f"{100 * value:.1f}"
 
 
 def print_audit(summary: dict[str, Any], console: Console) -> None:
@@ -113,8 +159,12 @@ def print_audit(summary: dict[str, Any], console: Console) -> None:
                   f"{summary['grader']['grader']}")
     console.print(f"agreement {pct(summary['agreement'])}%  Cohen's kappa {kappa}  "
                   f"over-credit {pct(summary['over_credit'])}% ({summary['over_credit_n']} graded CORRECT "
-                  f"against a not-CORRECT label)  undecided {summary['undecided']}  "
-                  f"judge calls {summary['judge_calls']}")
+                  f"against a not-CORRECT label)  under-credit {pct(summary['under_credit'])}%  "
+                  f"undecided {summary['undecided']}  judge calls {summary['judge_calls']}")
+    console.print(f"agreement among decided {pct(summary['decided_agreement'])}%  F from labels "
+                  f"{_points(summary['f_labels'])}, from grades (UNGRADED resolved by the label) "
+                  f"{_points(summary['f_grades'])}: Δ {_points(summary['f_delta'])} "
+                  f"({_points(summary['f_delta_ci_low'])} to {_points(summary['f_delta_ci_high'])})")
     confusion = Table(title="label (rows) × grade (columns)")
     confusion.add_column("label")
     for grade in GRADE_COLUMNS:

@@ -19,7 +19,7 @@ from factprobe.eval.config.options import OptionError, add_run_options, explicit
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
-from factprobe.eval.datasets.describe import describe_dataset
+from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
@@ -49,10 +49,11 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(args.dir)
     manifest = run_dir.read_manifest()
     for plugin in manifest.get("config", {}).get("plugins", []):
-        try:  # the specs of the run's own strategies (does it sample, offer a refusal, …)
+        try:  # its strategies' specs (does it sample, …) and its own sections, tables and plots
             load_plugin(plugin)
         except PluginError as exc:
-            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
+            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec "
+                          f"and its own sections, tables and plots are left out")
     from factprobe.eval.report.build import write_report
 
     write_report(run_dir, console)
@@ -82,6 +83,8 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
+    for plugin in args.plugin or []:
+        load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
             raise ConfigError("usage: factprobe datasets describe D [--json]")
@@ -90,9 +93,8 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
             print(json.dumps(description, indent=2))
         else:
             table = Table(title=f"dataset {args.name}", show_header=False)
-            for key, value in description.items():
-                table.add_row(key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list))
-                              else str(value))
+            for key, value in describe_rows(description):
+                table.add_row(key, value)
             console.print(table)
         return 0
     for name, text in describe_loaders().items():
@@ -143,6 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     datasets.add_argument("action", nargs="?", choices=["describe"])
     datasets.add_argument("name", nargs="?")
     datasets.add_argument("--json", action="store_true")
+    datasets.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
+                          help="also list (or describe with) the loaders this module or .py file registers")
     datasets.set_defaults(handler=cmd_datasets)
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",

@@ -12,8 +12,10 @@ import math
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic.json_schema import JsonDict
 
+from factprobe.eval.config.presets import answer_prompt, read_prompt_file, with_preset
 from factprobe.eval.grading.base import HedgingPolicy
 
 
@@ -25,7 +27,7 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
     `strategy_option` marks options only some strategies read (a sweep folds cells that differ
     only in options none of their strategies reads)."""
-    extra = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
     if callable(default):
         return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)
@@ -45,8 +47,10 @@ class RunConfig(BaseModel):
     grader: Literal["rules", "judge", "cascade"] | None = option(
         None, "rules | judge | cascade (rules, then the judge where they are undecided); "
         "unset: judge with --judge, else rules")
-    judge_prompt: Literal["simpleqa", "videosimpleqa", "worldvqa"] = option(
-        "simpleqa", "the judge's grading policy")
+    judge_prompt: Literal["simpleqa", "simpleqa-verified", "videosimpleqa", "worldvqa"] = option(
+        "simpleqa", "the judge's grading policy (the rules follow simpleqa-verified's on candidates)")
+    judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
+                                            "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
                                     "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
     baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "
@@ -57,8 +61,8 @@ class RunConfig(BaseModel):
     repeats: int = option(1, "ask every question R times", ge=1)
     temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
     max_tokens: int = option(96, "completion tokens per answer call", ge=1)
-    plugins: list[str] = option(list, "modules or .py files that register strategies (comma-separated)",
-                                flag="--plugin")
+    plugins: list[str] = option(list, "modules or .py files that register strategies or other extensions "
+                                "(comma-separated)", flag="--plugin")
     # strategy options
     samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
     sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",
@@ -78,13 +82,26 @@ class RunConfig(BaseModel):
                               flag="--no-hop-probes")
     # media and input settings (factprobe.eval.media)
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
-                                "(sorted by name) or DIR/X.<mp4|webm|mkv|mov|avi> sampled to --frames")
+                                "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
+                                "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
     frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
-    modality: list[Literal["text", "frames", "caption"]] = option(
+    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
-        "with the media; caption: with the dataset's caption); empty: media when there are any")
+        "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
+        "frames+subtitles: frames and the .srt text); empty: media when there are any")
+    audio_seconds: float = option(300.0, "audio settings: seconds of sound track sent (from the start)",
+                                  gt=0.0, le=3600.0)
+    # a benchmark's settings and the answer prompt (factprobe.eval.config.presets)
+    preset: Literal["videosimpleqa", "worldvqa", "mmsap", "mmworld", "worldsense"] | None = option(
+        None, "a benchmark's own settings in one flag: answer prompt and reply format, judge prompt, "
+        "hedging, frames, repeats and refusal strategies (any option given explicitly wins)")
+    prompt_file: Path | None = option(None, "answer prompt: a file with your exact text, its placeholders "
+                                      "{question} {options} {letters} {passages} filled per question")
+    reply_format: Literal["lines", "json", "free"] | None = option(
+        None, "how the answer prompt's replies are read: lines (Answer:/Confidence:), json ({\"answer\", "
+        "\"confidence_score\"}), free (the whole reply); unset: the preset's, else lines")
     # options that change no result row: a resumed run may change them
     out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
@@ -104,6 +121,29 @@ class RunConfig(BaseModel):
     max_undecided_rate: float = option(0.5, "exit with status 3 when more than this share of rows are "
                                        "UNGRADED (graded by no one: nothing was measured)",
                                        ge=0.0, le=1.0, changes_results=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any) -> Any:
+        return with_preset(data)
+
+    @field_validator("prompt_file")
+    @classmethod
+    def _prompt_file(cls, value: Path | None) -> Path | None:
+        if value is not None:
+            read_prompt_file(value)
+        return value
+
+    @field_validator("reply_format")
+    @classmethod
+    def _reply_format_needs_a_prompt(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is not None and info.data.get("preset") is None and info.data.get("prompt_file") is None:
+            raise ValueError("reads the replies of --preset or --prompt-file; give one of them")
+        return value
+
+    def answer_prompt(self) -> dict[str, str] | None:
+        """The answer prompt of --preset / --prompt-file (None: each strategy's own prompt)."""
+        return answer_prompt(self.preset, self.prompt_file, self.reply_format)
 
     @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate",
                      "max_undecided_rate")
@@ -154,6 +194,7 @@ class RunConfig(BaseModel):
         options = {name: data[name] for name in type(self).model_fields if self.option_meta(name)["strategy_option"]}
         # Token logprobs cost time on the local backend: ask for them only when a method reads them.
         options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
+        options["answer_prompt"] = self.answer_prompt()
         return options
 
 

@@ -5,14 +5,22 @@
 same strategy, only the input differs.
 - text: the question alone, media left out;
 - frames: the question with its media (images, or a video's sampled frames);
-- caption: the question with the dataset's text caption of the media instead of them.
+- caption: the question with the dataset's text caption of the media instead of them;
+- audio: the question with the video's sound track only (WorldSense's and MMWorld's audio setting);
+- frames+audio: the frames and the sound track together;
+- frames+subtitles: the frames with the video's subtitles as text.
 A name without `@` is the run's natural setting: frames when the question has media, else text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 TEXT, FRAMES, CAPTION = "text", "frames", "caption"
-SETTINGS = (TEXT, FRAMES, CAPTION)
+AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES = "audio", "frames+audio", "frames+subtitles"
+SETTINGS = (TEXT, FRAMES, CAPTION, AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES)
+WITH_FRAMES = (FRAMES, FRAMES_AUDIO, FRAMES_SUBTITLES)
+WITH_AUDIO = (AUDIO, FRAMES_AUDIO)
 SEPARATOR = "@"
 
 
@@ -31,7 +39,7 @@ def split_variant(name: str) -> tuple[str, str | None]:
     return strategy, setting
 
 
-def expand_variants(strategies: list[str], settings: list[str]) -> list[str]:
+def expand_variants(strategies: list[str], settings: Sequence[str]) -> list[str]:
     """Each strategy once per setting, strategy by strategy; names that already carry a setting stay."""
     if not settings:
         return list(strategies)
@@ -42,14 +50,14 @@ def expand_variants(strategies: list[str], settings: list[str]) -> list[str]:
     return out
 
 
-def reference_setting(settings: list[str]) -> str | None:
+def reference_setting(settings: Sequence[str]) -> str | None:
     """The setting the others are compared with: text when the run has it, else the first one."""
     if not settings:
         return None
     return TEXT if TEXT in settings else settings[0]
 
 
-def expand_baseline(baseline: str | None, settings: list[str]) -> str | None:
+def expand_baseline(baseline: str | None, settings: Sequence[str]) -> str | None:
     """`--baseline NAME` under `--modality`: NAME in the reference setting (NAME@SETTING stays)."""
     if baseline is None or SEPARATOR in baseline or not settings:
         return baseline

@@ -9,6 +9,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 HOP_REFERENCE = re.compile(r"#(\d+)")
+FieldValue = str | int | float | bool | list[str]
+"""The value of a question's descriptive field (Question.fields)."""
 
 
 class Passage(BaseModel):
@@ -81,6 +83,11 @@ class Question(BaseModel):
     `--media DIR`, else beside the dataset file) or http(s) URLs (see factprobe.eval.media)."""
     caption: str | None = None
     """A text description of the media, asked instead of them in the `caption` input setting."""
+    fields: dict[str, FieldValue] = Field(default_factory=dict)
+    """The record's own descriptive fields a benchmark's analyses group by, under the released
+    names (MMWorld `type`, `discipline`, `requires_audio`; WorldVQA `difficulty`, `language`; …):
+    a string, number or flag, or a list of strings for multi-label fields (a question counts
+    once under each label). `factprobe datasets describe` counts them."""
 
     @property
     def hop_count(self) -> int:

@@ -6,7 +6,7 @@ variable named like a credential (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`, `HF_TOK
 spec's `user:pass@host`, `?key=…`) — is replaced wherever text is written or printed, so a key
 without a recognisable shape (what vLLM, llama.cpp servers and gateways accept) is caught too.
 Error texts additionally go through shape patterns (`sk-…`, `Bearer …`, long opaque tokens) for
-keys the process was never given but a server echoed anyway.
+keys the process was never given but a server echoed anyway (factprobe.eval.core.redact).
 
 A hand-written module: the values are exact strings and the shapes are short one-liners; no
 maintained library redacts free text without a model or a network call.
@@ -31,17 +31,6 @@ _SECRET_VARIABLE = re.compile(r"(?:^|_)(?:API_?KEY|KEY|TOKEN|SECRET|PASSWORD|PAS
 _SECRET_PARAMETER = re.compile(r"^(?:api[_-]?key|key|token|access[_-]?token|secret|password|sig|signature)$",
                                re.IGNORECASE)
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s,'\"<>]+")
-# Credential shapes seen in SDK error texts: provider key prefixes, bearer tokens, `key=...`
-# query or header echoes, and long opaque tokens.
-_SHAPES = re.compile(
-    r"(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-*]{8,}"
-    r"|hf_[A-Za-z0-9]{20,}"
-    r"|AIza[0-9A-Za-z_\-]{30,}"
-    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,}"
-    r"|(?<=[?&]key=)[^&\s]+"
-    r"|(?i:(?<=api[_-]key[=:] )|(?<=api[_-]key[=:]))[^\s,;)]+"
-    r"|\b(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{40,}\b)")
-
 _given: set[str] = set()
 _compiled: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
 
@@ -101,11 +90,6 @@ def redact_values(text: str) -> str:
     """`text` with every known secret value replaced by [redacted] (for files and output)."""
     pattern = _pattern()
     return pattern.sub(REDACTED, text) if pattern is not None else text
-
-
-def redact(text: str) -> str:
-    """`text` with known secret values and anything shaped like a key replaced (for error texts)."""
-    return _SHAPES.sub(REDACTED, redact_values(text))
 
 
 class RedactingStream(io.TextIOBase):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from typing import Any
 
+from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.registry import Dataset
 
 
@@ -28,8 +30,34 @@ def describe_dataset(dataset: Dataset) -> dict[str, Any]:
         "with_own_corpus": sum(bool(q.corpus) for q in questions),
         "per_question_corpus_passages": per_question_corpus,
         "sources": dict(Counter(q.source for q in questions).most_common()),
+        "with_media": sum(bool(q.media or q.media_id) for q in questions),
+        "with_caption": sum(bool(q.caption) for q in questions),
+        "fields": field_groups(questions),
         "notes": list(dataset.notes),
     }
+
+
+def field_groups(questions: list[Question]) -> dict[str, dict[str, int]]:
+    """Per descriptive field (Question.fields), the questions per value, most common first; a
+    multi-label field counts a question once under each of its labels, and `(none)` counts the
+    questions without the field."""
+    groups: dict[str, Counter[str]] = {}
+    for question in questions:
+        for name, value in question.fields.items():
+            labels = value if isinstance(value, list) else [value]
+            groups.setdefault(name, Counter()).update(json_label(label) for label in labels)
+    for name, counts in groups.items():
+        absent = sum(name not in q.fields for q in questions)
+        if absent:
+            counts["(none)"] = absent
+    return {name: dict(counts.most_common()) for name, counts in sorted(groups.items())}
+
+
+def json_label(value: object) -> str:
+    """A field value as a group label: text as it is, flags as `true`/`false`, numbers as written."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def missing_gold_passages(dataset: Dataset) -> int:
@@ -41,3 +69,17 @@ def missing_gold_passages(dataset: Dataset) -> int:
         cited = set(question.passage_ids) | {i for hop in question.hops for i in hop.passage_ids}
         missing += len(cited - known)
     return missing
+
+
+def describe_rows(description: dict[str, Any]) -> list[tuple[str, str]]:
+    """The description as (key, value) rows for a terminal table: one row per descriptive field
+    (`field NAME`) and per note, other values as compact JSON."""
+    rows: list[tuple[str, str]] = []
+    for key, value in description.items():
+        if key == "fields":
+            rows.extend((f"field {name}", json.dumps(counts, ensure_ascii=False)) for name, counts in value.items())
+        elif key == "notes":
+            rows.extend(("note", note) for note in value)
+        else:
+            rows.append((key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)))
+    return rows

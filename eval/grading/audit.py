@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.service import GradingService
 
 LABELS = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 GRADE_COLUMNS = (*LABELS, Grade.UNGRADED)
@@ -40,6 +41,7 @@ class GradingCase(BaseModel):
     answer: str | None
     label: Literal["CORRECT", "INCORRECT", "NOT_ATTEMPTED"]
     case_type: str = UNTYPED
+    form: str | None = None
 
     def to_question(self, case_id: str) -> Question:
         """The case as a question the graders accept; a null gold makes it unanswerable."""
@@ -54,11 +56,12 @@ class GradingCase(BaseModel):
 
 @dataclass(frozen=True)
 class LoadedCase:
-    """A validated case with the question built from it and where it came from."""
+    """A validated case with the question built from it, where it came from and its fields as written."""
 
     case: GradingCase
     question: Question
     line: int
+    fields: dict[str, Any]
 
 
 def builtin_cases_path() -> Path:
@@ -99,7 +102,7 @@ def load_cases(path: Path) -> list[LoadedCase]:
             raise _case_error(path, number, field, problem) from exc
         except ValueError as exc:
             raise _case_error(path, number, "gold", str(exc)) from exc
-        cases.append(LoadedCase(case, question, number))
+        cases.append(LoadedCase(case, question, number, data))
     if not cases:
         raise CasesError(f"{path} holds no grading cases: give one JSON object {CASE_SCHEMA} per line.")
     return cases
@@ -134,6 +137,13 @@ class AuditRow:
     grade: Grade
     grader: str
     note: str | None
+    question: str = ""
+    form: str | None = None
+    fields: dict[str, Any] = field(default_factory=dict)
+
+    def per_case(self) -> dict[str, Any]:
+        """The row `--per-case` writes: the case's fields as written plus the grade, grader and note."""
+        return {**self.fields, "grade": self.grade.value, "grader": self.grader, "grade_note": self.note}
 
 
 def judge_calls_of(grader: Grader) -> int:
@@ -143,22 +153,69 @@ def judge_calls_of(grader: Grader) -> int:
 
 async def grade_cases(cases: list[LoadedCase], grader: Grader,
                       on_graded: Callable[[], None] | None = None) -> list[AuditRow]:
-    """Grade every case in order; `on_graded` is called after each (for a progress bar)."""
+    """Grade every case in order through the grading service (a grader that raises leaves the case
+    UNGRADED, as in a run); `on_graded` is called after each (for a progress bar)."""
+    grading = GradingService(grader)
     rows: list[AuditRow] = []
     for loaded in cases:
-        outcome = await grader.grade(loaded.question, loaded.case.answer)
+        outcome = await grading.grade(loaded.question, loaded.case.answer)
         rows.append(AuditRow(loaded.line, loaded.case.case_type, Grade(loaded.case.label), outcome.grade,
-                             outcome.grader, outcome.note))
+                             outcome.grader, outcome.note, loaded.case.question, loaded.case.form, loaded.fields))
         if on_graded is not None:
             on_graded()
     return rows
 
 
-def audit_summary(rows: list[AuditRow], judge_calls: int = 0) -> dict[str, Any]:
-    """The contract's audit object plus over-credit and judge calls.
+def _share(part: int, whole: int) -> float | None:
+    return part / whole if whole else None
 
-    `agreement` counts UNGRADED as a disagreement. `over_credit` is the share of cases labelled
-    INCORRECT or NOT_ATTEMPTED that were graded CORRECT (null when there are none).
+
+def f_score(codes: list[Grade]) -> float | None:
+    """SimpleQA's F: 2·correct / (graded + attempted); None without rows."""
+    attempted = sum(code is not Grade.NOT_ATTEMPTED for code in codes)
+    return 2 * sum(code is Grade.CORRECT for code in codes) / (len(codes) + attempted) if codes else None
+
+
+def resolved_grades(rows: list[AuditRow]) -> list[Grade]:
+    """Each row's grade with UNGRADED replaced by the label: what a cascade with a perfect judge gives."""
+    return [row.label if row.grade is Grade.UNGRADED else row.grade for row in rows]
+
+
+def error_figures(rows: list[AuditRow]) -> dict[str, Any]:
+    """Agreement, over- and under-credit, undecided and F from labels vs grades for a set of rows.
+
+    `over_credit`: share of rows labelled INCORRECT or NOT_ATTEMPTED graded CORRECT; `under_credit`:
+    share of rows labelled CORRECT graded INCORRECT or NOT_ATTEMPTED; `decided_agreement`: agreement
+    among rows that got a grade; `undecided_share`: share of rows left UNGRADED. `f_grades` resolves
+    UNGRADED by the label (the cascade with a perfect judge); `f_delta` = f_grades − f_labels.
+    """
+    decided = [row for row in rows if row.grade is not Grade.UNGRADED]
+    not_correct = [row for row in rows if row.label is not Grade.CORRECT]
+    correct = [row for row in rows if row.label is Grade.CORRECT]
+    over = sum(row.grade is Grade.CORRECT for row in not_correct)
+    under = sum(row.grade in (Grade.INCORRECT, Grade.NOT_ATTEMPTED) for row in correct)
+    f_labels, f_grades = f_score([row.label for row in rows]), f_score(resolved_grades(rows))
+    return {
+        "n": len(rows),
+        "agreement": _share(sum(row.label is row.grade for row in rows), len(rows)),
+        "decided_agreement": _share(sum(row.label is row.grade for row in decided), len(decided)),
+        "undecided": len(rows) - len(decided),
+        "undecided_share": _share(len(rows) - len(decided), len(rows)),
+        "over_credit": _share(over, len(not_correct)),
+        "over_credit_n": over,
+        "under_credit": _share(under, len(correct)),
+        "under_credit_n": under,
+        "f_labels": f_labels,
+        "f_grades": f_grades,
+        "f_delta": None if f_labels is None or f_grades is None else f_grades - f_labels,
+    }
+
+
+def audit_summary(rows: list[AuditRow], judge_calls: int = 0) -> dict[str, Any]:
+    """The contract's audit object plus the error figures (`error_figures`) and judge calls.
+
+    `agreement` counts UNGRADED as a disagreement; shares are null when their denominator is empty.
+    `per_form` gives the error figures per case `form` when cases carry one.
     """
     agree = [row.label is row.grade for row in rows]
     confusion = {label.value: {grade.value: 0 for grade in GRADE_COLUMNS} for label in LABELS}
@@ -167,20 +224,19 @@ def audit_summary(rows: list[AuditRow], judge_calls: int = 0) -> dict[str, Any]:
     by_type: dict[str, list[bool]] = defaultdict(list)
     for row, same in zip(rows, agree):
         by_type[row.case_type].append(same)
-    not_correct = [row for row in rows if row.label is not Grade.CORRECT]
-    over_credited = sum(row.grade is Grade.CORRECT for row in not_correct)
     decided_by = Counter("undecided" if row.grade is Grade.UNGRADED
                          else "rules" if row.grader == "rules" else "judge" for row in rows)
+    forms: dict[str, list[AuditRow]] = defaultdict(list)
+    for row in rows:
+        if row.form is not None:
+            forms[row.form].append(row)
     return {
-        "n": len(rows),
-        "agreement": sum(agree) / len(rows),
+        **error_figures(rows),
         "kappa": cohen_kappa([row.label.value for row in rows], [row.grade.value for row in rows]),
-        "undecided": sum(row.grade is Grade.UNGRADED for row in rows),
         "confusion": confusion,
         "per_type": {name: {"n": len(hits), "agreement": sum(hits) / len(hits)}
                      for name, hits in sorted(by_type.items())},
-        "over_credit": over_credited / len(not_correct) if not_correct else None,
-        "over_credit_n": over_credited,
+        "per_form": {name: error_figures(members) for name, members in sorted(forms.items())},
         "judge_calls": judge_calls,
         "grading": {"rules_decided": decided_by["rules"], "judge_decided": decided_by["judge"],
                     "undecided": decided_by["undecided"]},

@@ -6,14 +6,23 @@ The cascade grades with the rule grader and asks the judge only where the rules 
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 from factprobe.agents.models.base import ChatModel
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, Grader, HedgingPolicy
 from factprobe.eval.grading.judge import JudgeGrader
-from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicyError, judge_policy
+from factprobe.eval.grading.judge_prompts import (
+    DEFAULT_JUDGE_PROMPT,
+    UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED,
+    JudgePolicyError,
+    judge_policy,
+)
 from factprobe.eval.grading.rules import RuleGrader
 
 GRADER_CHOICES = ("rules", "judge", "cascade")
+RULE_POLICIES = UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED  # --judge-prompt values the rule grader follows alone
 
 
 class GraderConfigError(ValueError):
@@ -29,17 +38,21 @@ class CascadeGrader:
         self.name = f"cascade:rules>{judge.name}"
 
     @property
+    def parts(self) -> tuple[Grader, JudgeGrader]:
+        """The graders whose names the cascade's outcomes carry."""
+        return self.rules, self.judge
+
+    @property
     def judge_calls(self) -> int:
         """How many answers the judge was asked to grade."""
         return self.judge.calls
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         outcome = await self.rules.grade(question, answer)
         if outcome.grade is not Grade.UNGRADED:
             return outcome
-        verdict = await self.judge.grade(question, answer)
-        return GradeOutcome(verdict.grade, verdict.grader,
-                            f"rules undecided ({outcome.note}); judge: {verdict.note}")
+        verdict = await self.judge.grade(question, answer, reply)
+        return replace(verdict, note=f"rules undecided ({outcome.note}); judge: {verdict.note}")
 
     def describe(self) -> dict:
         return {"grader": "cascade", "rules": self.rules.describe(), "judge": self.judge.describe()}
@@ -58,14 +71,17 @@ def resolve_grader_choice(choice: str | None, has_judge: bool) -> str:
 
 
 def check_grader_options(choice: str | None, has_judge: bool, hedging: HedgingPolicy,
-                         judge_prompt: str = DEFAULT_JUDGE_PROMPT) -> str:
+                         judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> str:
     """Validate the grading options before any model is loaded; returns the effective choice."""
     resolved = resolve_grader_choice(choice, has_judge)
-    if resolved == "rules" and judge_prompt != DEFAULT_JUDGE_PROMPT:
+    if resolved == "rules" and prompt_file is not None:
+        raise GraderConfigError(f"--judge-prompt-file {prompt_file} applies to a judge, but the rule grader "
+                                f"grades this run; add --judge MODEL (and --grader judge or cascade)")
+    if resolved == "rules" and judge_prompt != DEFAULT_JUDGE_PROMPT and judge_prompt not in RULE_POLICIES:
         raise GraderConfigError(f"--judge-prompt {judge_prompt} applies to a judge, but the rule grader "
                                 f"grades this run; add --judge MODEL (and --grader judge or cascade)")
     try:
-        judge_policy(judge_prompt, hedging)
+        judge_policy(judge_prompt, hedging, prompt_file)
     except JudgePolicyError as exc:
         raise GraderConfigError(str(exc)) from exc
     return resolved
@@ -73,11 +89,16 @@ def check_grader_options(choice: str | None, has_judge: bool, hedging: HedgingPo
 
 def build_grader(choice: str | None, judge_model: ChatModel | None,
                  hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 judge_prompt: str = DEFAULT_JUDGE_PROMPT) -> Grader:
-    """The grader `--grader`, `--judge`, `--hedging` and `--judge-prompt` describe."""
-    resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt)
-    rules = RuleGrader(hedging)
+                 judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> Grader:
+    """The grader `--grader`, `--judge`, `--hedging`, `--judge-prompt` and `--judge-prompt-file` describe.
+
+    The rules follow the judge's policy on candidates: under `simpleqa-verified` several uncommitted
+    candidates are NOT_ATTEMPTED.
+    """
+    resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file)
+    candidates = Grade.NOT_ATTEMPTED if judge_prompt in UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED else Grade.INCORRECT
+    rules = RuleGrader(hedging, candidates)
     if resolved == "rules" or judge_model is None:
         return rules
-    judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt)
+    judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt, prompt_file=prompt_file)
     return judge if resolved == "judge" else CascadeGrader(rules, judge)

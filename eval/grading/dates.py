@@ -2,8 +2,8 @@
 
 Read: ISO (2002-05-20), numeric day/month/year or month/day/year with / . or - (both readings kept
 when ambiguous), "20 May 2002", "the 20th of May, 2002", "May 20th, 2002", "May 2002", "20 May",
-a year ("1914", "44 BC"), spelled years ("nineteen fourteen") and holidays on a fixed day
-("New Year's Day 2002"). Regular expressions rather than
+a year ("1914", "44 BC") and spelled years ("nineteen fourteen"); a holiday's date is knowledge,
+left to the judge. Regular expressions rather than
 dateutil's parser: dateutil fills missing fields from a default date, and the grader needs to know
 which fields (year, month, day) an answer actually states.
 """
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import date
 from enum import Enum
 
-from factprobe.eval.grading.holidays import FIXED_HOLIDAYS
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _MONTHS = {name: i for i, names in enumerate(
@@ -25,19 +24,7 @@ _MONTHS = {name: i for i, names in enumerate(
 _MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{3,4})(?:\s*(?P<era>AD|CE|BCE|BC))?"
-_HOLIDAY = r"(?P<holiday>" + "|".join(
-    re.escape(name).replace("'", "['’]?").replace(r"st\ ", r"st\.?\ ") for name in
-    sorted(FIXED_HOLIDAYS, key=len, reverse=True)) + r")"
-
-
-def _holiday_key(name: str) -> str:
-    """"St. Patrick’s Day" -> "st patricks day"."""
-    return re.sub(r"[.'’]", "", name.lower())
-
-
-_HOLIDAY_DATES = {_holiday_key(name): day for name, day in FIXED_HOLIDAYS.items()}
 _PATTERNS = [
-    re.compile(rf"\b{_HOLIDAY}(?:,?\s+(?:of\s+|in\s+)?{_YEAR})?", re.IGNORECASE),
     re.compile(r"\b(?P<year>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
     re.compile(r"\b(?P<a>\d{1,2})[/.\-](?P<b>\d{1,2})[/.\-](?P<year>\d{4})\b"),
     re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?:in\s+)?{_YEAR}\b", re.IGNORECASE),
@@ -89,18 +76,15 @@ def _year(match: re.Match[str]) -> int | None:
 def _readings(pattern_index: int, match: re.Match[str]) -> list[DateValue]:
     groups = match.groupdict()
     year = _year(match)
-    if groups.get("holiday"):
-        month, day = _HOLIDAY_DATES[_holiday_key(groups["holiday"])]
-        return [DateValue(year, month, day)]
-    if pattern_index == 1:
+    if pattern_index == 0:
         return [DateValue(year, int(groups["m"]), int(groups["d"]))]
-    if pattern_index == 2:
+    if pattern_index == 1:
         a, b = int(groups["a"]), int(groups["b"])
         readings = {DateValue(year, b, a), DateValue(year, a, b)}
         return [r for r in readings if _valid(r.year, r.month, r.day)]
-    month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
-    day = int(groups["day"]) if groups.get("day") else None
-    return [DateValue(year, month, day)]
+    named_month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
+    named_day = int(groups["day"]) if groups.get("day") else None
+    return [DateValue(year, named_month, named_day)]
 
 
 @dataclass(frozen=True)

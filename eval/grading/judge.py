@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
+from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Question
-from factprobe.eval.core.secrets import redact
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
 
@@ -77,11 +78,11 @@ class JudgeGrader:
     """Grades with a model (`--judge MODEL`) under one of the judge policies (`--judge-prompt`)."""
 
     def __init__(self, model: ChatModel, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT) -> None:
+                 max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> None:
         self.model = model
         self.hedging = hedging
         self.max_tokens = max_tokens
-        self.policy: JudgePolicy = judge_policy(prompt, hedging)
+        self.policy: JudgePolicy = judge_policy(prompt, hedging, prompt_file)
         self.name = f"judge:{model.name}"
         self.calls = 0
 
@@ -90,20 +91,27 @@ class JudgeGrader:
         return self.policy.render(question.question, gold, answer or "(no answer)", self.hedging,
                                   unanswerable=not question.answerable)
 
-    async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
+    async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
+        """The judge's grade; it reads the whole `reply` when given (not only the parsed answer line)."""
         if answer is None or not answer.strip():
             return GradeOutcome(Grade.NOT_ATTEMPTED, self.name, "empty answer (judge not asked)")
-        messages = [{"role": "user", "content": self.prompt(question, answer)}]
+        whole = reply if reply is not None and reply.strip() else answer
+        messages = [{"role": "user", "content": self.prompt(question, whole)}]
         self.calls += 1
         try:
-            reply = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
+            completion = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
             return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {redact(str(exc))}")
-        reading = read_judge_reply(reply.text, self.policy.fixed_lines())
-        if reading.grade is Grade.UNGRADED:
-            return GradeOutcome(Grade.UNGRADED, self.name, f"{reading.reason}: {reply.text[:200]!r}")
-        return GradeOutcome(reading.grade, self.name, reply.text.strip()[:500])
+        reading = read_judge_reply(completion.text, self.policy.fixed_lines())
+        unread = reading.grade is Grade.UNGRADED
+        note = f"{reading.reason}: {completion.text[:200]!r}" if unread else completion.text.strip()[:500]
+        return GradeOutcome(reading.grade, self.name, note, judge_prompt_tokens=completion.prompt_tokens,
+                            judge_completion_tokens=completion.completion_tokens,
+                            judge_latency_s=completion.latency_s)
 
     def describe(self) -> dict:
-        return {"grader": self.name, "hedging": self.hedging.value, "prompt": self.policy.name,
-                "prompt_version": self.policy.version, "model": self.model.describe()}
+        described = {"grader": self.name, "hedging": self.hedging.value, "prompt": self.policy.name,
+                     "prompt_version": self.policy.version, "model": self.model.describe()}
+        if self.policy.sha256 is not None:
+            described["prompt_sha256"] = self.policy.sha256
+        return described

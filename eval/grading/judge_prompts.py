@@ -6,6 +6,10 @@
   answer is INCORRECT, so it requires `--hedging penalize`.
 - `worldvqa`: WorldVQA's policy: core meaning and granularity (a coarser answer than the gold is
   INCORRECT, a finer one is fine); no number or name-typo allowances.
+- `simpleqa-verified`: SimpleQA Verified's revision of the SimpleQA rules: a numeric gold may give
+  an acceptable range, and several candidates the answer does not commit to are NOT_ATTEMPTED.
+- a file (`--judge-prompt-file FILE`): a user's own template with the named placeholders
+  {question}, {gold} and {answer} (a paper's judge prompt as published); recorded by its sha256.
 
 Every prompt ends by asking for exactly one `Grade: LABEL` line, and none of them contains such a
 line itself, so a reply that echoes the prompt can never be read as a grade.
@@ -13,7 +17,10 @@ line itself, so a reply that echoes the prompt can never be read as a grade.
 
 from __future__ import annotations
 
+import hashlib
+import string
 from dataclasses import dataclass
+from pathlib import Path
 
 from factprobe.eval.grading.base import HedgingPolicy
 
@@ -63,6 +70,18 @@ Worked examples (question: "Which city hosted the 1992 Summer Olympics?", gold: 
 - "It was a large Spanish city, but I can't recall which one." -> NOT_ATTEMPTED: vague, and
   nothing in it is wrong.
 - "I don't have that information." -> NOT_ATTEMPTED."""
+
+_VERIFIED_RULES = _SIMPLEQA_RULES.replace(
+    """- Judge the claim, not the words it contains. "Not Lyon; it was Marseille" claims Marseille. An
+  answer listing candidates ("either Lyon or Marseille", "Lyon, Marseille or Nice") is INCORRECT
+  when any candidate is wrong, even if the gold answer is among them.""",
+    """- Judge the claim, not the words it contains. "Not Lyon; it was Marseille" claims Marseille. An
+  answer that lists candidates without committing to one ("either Lyon or Marseille") is
+  NOT_ATTEMPTED when the gold answer is among them, and INCORRECT when none is the gold answer.
+- A numeric gold answer may state an acceptable range ("1,500 (acceptable range: 1,450 to 1,550)"):
+  any value inside the range is CORRECT, any value outside it INCORRECT.""").replace(
+    """- "Either Madrid or Barcelona." -> INCORRECT: one of the candidates is wrong.""",
+    """- "Either Madrid or Barcelona." -> NOT_ATTEMPTED: no candidate is committed to.""")
 
 _WORLDVQA_RULES = """Rules
 - Compare core meaning and level of detail only; ignore formatting, punctuation, language, and
@@ -117,17 +136,21 @@ class JudgePolicy:
     version: str
     rules: str
     hedging: HedgingPolicy | None = None
+    template: str | None = None   # a user's whole prompt (`--judge-prompt-file`), used as written
+    sha256: str | None = None
 
     def render(self, question: str, gold: str, answer: str, hedging: HedgingPolicy,
                unanswerable: bool) -> str:
         """The full prompt for one answer."""
+        if self.template is not None:
+            return self.template.format(question=question, gold=gold, answer=answer)
         rules = self.rules.format(hedging_rule=HEDGING_RULES[self.hedging or hedging],
                                   unanswerable_rule=UNANSWERABLE_RULE if unanswerable else "")
         return _TASK.format(labels=_LABELS, rules=rules, question=question, gold=gold, answer=answer)
 
     def fixed_lines(self) -> frozenset[str]:
         """Long lines of the prompt that never depend on the item: a reply holding one echoes the prompt."""
-        text = "\n".join([_TASK, _LABELS, self.rules, *HEDGING_RULES.values(), UNANSWERABLE_RULE])
+        text = self.template or "\n".join([_TASK, _LABELS, self.rules, *HEDGING_RULES.values(), UNANSWERABLE_RULE])
         return frozenset(line.strip() for line in text.splitlines()
                          if len(line.strip()) >= 40 and "{" not in line)
 
@@ -136,12 +159,39 @@ JUDGE_POLICIES: dict[str, JudgePolicy] = {
     "simpleqa": JudgePolicy("simpleqa", "2", _SIMPLEQA_RULES),
     "videosimpleqa": JudgePolicy("videosimpleqa", "2", _SIMPLEQA_RULES, hedging=HedgingPolicy.PENALIZE),
     "worldvqa": JudgePolicy("worldvqa", "2", _WORLDVQA_RULES),
+    "simpleqa-verified": JudgePolicy("simpleqa-verified", "1", _VERIFIED_RULES),
 }
+# Policies under which several candidates the answer does not commit to are NOT_ATTEMPTED (the rules follow).
+UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED = frozenset({"simpleqa-verified"})
+PLACEHOLDERS = ("question", "gold", "answer")
 DEFAULT_JUDGE_PROMPT = "simpleqa"
 
 
-def judge_policy(name: str, hedging: HedgingPolicy) -> JudgePolicy:
-    """The policy `--judge-prompt NAME`; refuses a hedging setting the policy contradicts."""
+def policy_from_file(path: Path) -> JudgePolicy:
+    """A user's template (`--judge-prompt-file`): it must name {question}, {gold} and {answer} and no
+    other field (write `{{` and `}}` for literal braces); JudgePolicyError names the file otherwise."""
+    try:
+        data = Path(path).read_bytes()
+        text = data.decode("utf-8")
+        fields = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise JudgePolicyError(f"--judge-prompt-file {path}: cannot read a template from it ({exc})") from exc
+    unknown = sorted(set(fields) - set(PLACEHOLDERS))
+    missing = [name for name in PLACEHOLDERS if name not in fields]
+    if unknown or missing:
+        raise JudgePolicyError(
+            f"--judge-prompt-file {path}: the template must use the placeholders {{question}}, {{gold}} and "
+            f"{{answer}} and no others" + (f"; unknown: {', '.join(unknown)}" if unknown else "")
+            + (f"; missing: {', '.join(missing)}" if missing else "") + " (write {{ and }} for literal braces)")
+    digest = hashlib.sha256(data).hexdigest()
+    return JudgePolicy(f"file:{Path(path).name}", digest[:12], "", template=text, sha256=digest)
+
+
+def judge_policy(name: str, hedging: HedgingPolicy, prompt_file: Path | None = None) -> JudgePolicy:
+    """The policy `--judge-prompt NAME` (or the template `--judge-prompt-file`); refuses a hedging
+    setting the policy contradicts."""
+    if prompt_file is not None:
+        return policy_from_file(prompt_file)
     if name not in JUDGE_POLICIES:
         raise JudgePolicyError(f"unknown judge prompt {name!r}: choose one of {', '.join(JUDGE_POLICIES)}")
     policy = JUDGE_POLICIES[name]

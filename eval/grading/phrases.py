@@ -1,4 +1,4 @@
-"""Refusal, hedging, negation and premise-denial phrases the rule grader recognises."""
+"""Refusal phrases and the words that make a figure approximate or a bound."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ _REFUSAL = re.compile(
     r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
     r"|specific|day|date|month|year|figure|number|name|details?)))"
     r"|i'?m\s+(?:unsure|uncertain)\b|not\s+(?:familiar\s+with|something\s+i\s+(?:know|can))"
+    r"|not\s+(?:confident|sure|certain)\s+enough\s+to"
     r"|\b(?:no|a)\s+clue\b|drawing\s+a\s+blank|(?:my\s+)?mind\s+(?:is|goes)\s+blank"
     r"|i\s+have\s*n[o']?t\s+(?:heard|come\s+across)|(?:not|never)\s+in\s+a\s+position\s+to"
     # sending the asker elsewhere: "you may want to check an encyclopedia", "I suggest consulting a reference"
@@ -59,46 +60,6 @@ _REFUSAL = re.compile(
     r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
-_HEDGE = re.compile(
-    r"\b(maybe|perhaps|possibly|probably|likely|presumably|i\s+think|i\s+believe|i\s+guess|i'?d\s+guess"
-    r"|my\s+(?:best\s+)?guess|not\s+(?:sure|certain|confident)|might\s+be|could\s+be|may\s+be|if\s+i\s+recall"
-    r"|if\s+i\s+remember|i\s+suspect|it\s+seems|seems\s+to\s+be|unsure|not\s+100)\b",
-    re.IGNORECASE,
-)
-# "There is no such person", "it never happened": the answer rejects the question's premise.
-_PREMISE_DENIAL = re.compile(
-    r"\b(there\s*(?:'s|\s+(?:is|was|are|were|has\s+been|have\s+been))\s+(?:no|not|never|only)\b"
-    r"|no\s+such\b|(?:does|did|do)\s*(?:n[o']?t|n't)\s+(?:exist|have\s+(?:any|an?)\b|happen)"
-    # "long before Twitter existed", "before the telephone was invented"
-    r"|before\s+(?:\w+\s+){0,3}?(?:existed|was\s+(?:invented|built|founded|discovered|created))"
-    # "he only won one", "she only ever had two"
-    r"|only\s+(?:ever\s+)?(?:\w+ed|won|had|wrote|made|got|met|took|gave|flew|saw|became|held|led|built)\s+"
-    r"(?:one|1|a\s+single|once)\b"
-    r"|never\s+(?:existed|happened|had\s+any)|the\s+premise|not\s+a\s+real|trick\s+question"
-    r"|(?:false|mistaken|wrong|incorrect|faulty)\s+(?:premise|assumption)"
-    r"|(?:based|rests|relies)\s+on\s+(?:a|an)\s+(?:false|mistaken|wrong|incorrect|faulty)"
-    # "historical records don't mention one"
-    r"|(?:records?|sources?|history|documents?|accounts?)\s+(?:do|does|did)\s*(?:n[o']?t|n't)\s+"
-    r"(?:mention|record|say|tell|show|include|name)"
-    # "Antarctica has no capital", "Jupiter has no cities"
-    r"|(?:has|have|had)\s+(?:no|never)\b"
-    # "it hasn't happened yet", "has not yet taken place", "is yet to be held"
-    r"|(?:has|have|had)\s*(?:n[o']?t|n't)\s+(?:yet\s+|ever\s+)?(?:happened|occurred|taken\s+place|been|had|existed)"
-    r"|(?:is|are)\s+yet\s+to\b|(?:has|have)\s+not\s+happened|in\s+the\s+future"
-    # "no human has landed there", "nobody ever did", "they never met", "no record of that"
-    r"|(?:^|,\s*|;\s*)(?:no|none|nobody|no\s+one)\s+(?:\w+\s+){0,2}?(?:has|have|had|was|were|is|are|did|ever)\b"
-    r"|^\s*(?:nobody|no\s+one|none|nothing|no\s+\w+)\s*,?\s*(?:yet|so\s+far|as\s+of\s+(?:now|today)|to\s+date"
-    r"|ever)?\s*[.!]?\s*$"
-    r"|\bnever\s+(?!mind)\w+"
-    r"|no\s+(?:\w+\s+)?(?:record|records|evidence|documentation|account|accounts)\b"
-    r"|(?:is|are|was|were)\s*(?:n[o']?t|n't)\s+(?:recorded|documented|known)\b"
-    r"|(?:isn'?t|aren'?t|wasn'?t|weren'?t)\s+(?:recorded|documented|known)\b)",
-    re.IGNORECASE,
-)
-# Words before a mention that deny it ("not Paris", "rather than Paris").
-NEGATORS = frozenset("not never no nor neither isnt wasnt arent werent dont doesnt didnt cant cannot couldnt "
-                     "wouldnt hasnt havent hadnt wont shouldnt".split())
-NEGATING_PHRASES = (("rather", "than"), ("instead", "of"), ("other", "than"))
 # "about 4,900 m", "more than 50k": an approximate or bounded figure.
 APPROXIMATE = re.compile(
     r"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|over|under|more\s+than"
@@ -118,23 +79,3 @@ def _plain(text: str) -> str:
 def is_refusal(answer: str) -> bool:
     """True when the answer declines to answer ("I don't know", the MM-SAP refusal phrase, …)."""
     return bool(_REFUSAL.search(_plain(answer)))
-
-
-def is_hedged(answer: str) -> bool:
-    """True when the answer equivocates ("maybe", "I think", "not sure", …)."""
-    return bool(_HEDGE.search(_plain(answer)))
-
-
-def denies_premise(answer: str) -> bool:
-    """True when the answer says the thing asked about does not exist or never happened."""
-    return bool(_PREMISE_DENIAL.search(_plain(answer)))
-
-
-def refusal_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of refusal phrases in the text."""
-    return [match.span() for match in _REFUSAL.finditer(_plain(text))]
-
-
-def hedge_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of hedging phrases in the text."""
-    return [match.span() for match in _HEDGE.finditer(_plain(text))]

@@ -8,7 +8,7 @@ user message of each call: the strategy graphs stay text-only and need no change
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -21,50 +21,82 @@ from factprobe.agents.models.base import (
     GenerationParams,
     Message,
     ModelSpecError,
+    accepts_audio,
     accepts_images,
     warm_up,
 )
-from factprobe.agents.models.wire import with_images
+from factprobe.agents.models.wire import with_audio, with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
-from factprobe.eval.core.modality import CAPTION, FRAMES, TEXT, split_variant
+from factprobe.eval.core.modality import (
+    CAPTION,
+    FRAMES,
+    FRAMES_SUBTITLES,
+    TEXT,
+    WITH_AUDIO,
+    WITH_FRAMES,
+    split_variant,
+)
 from factprobe.eval.core.schema import Question
-from factprobe.eval.media.sources import MediaError, MediaResolver, MediaSettings
+from factprobe.eval.media.audio import AUDIO_SAMPLING
+from factprobe.eval.media.frames import VIDEO_SAMPLING
+from factprobe.eval.media.sources import MediaError, MediaSettings, TrackResolver
 
 
 class MediaRefusedError(ModelSpecError):
     """The run attaches images but its model reads text only."""
 
 
+# Lines before the question in the audio and subtitle settings (MEDIA_NOTE and CAPTION_NOTE, for
+# images and captions, are with the other prompts in factprobe.agents.prompts).
+AUDIO_NOTE = "The attached audio is the sound track of the video the question is about."
+SUBTITLES_NOTE = "Subtitles of the video the question is about:\n{subtitles}"
+
+
 @dataclass(frozen=True)
 class Attachment:
-    """What accompanies a question in one setting: image references, or a caption, or nothing."""
+    """What accompanies a question in one setting: image references, a caption, a sound track,
+    subtitles, or nothing."""
 
     setting: str = TEXT
     images: tuple[str, ...] = ()
     caption: str | None = None
     explicit: bool = False   # the variant named its setting (NAME@SETTING)
+    audio: tuple[str, ...] = ()
+    subtitles: str | None = None
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.caption is not None:
+            notes.append(CAPTION_NOTE.format(caption=self.caption))
+        elif self.images:
+            notes.append(MEDIA_NOTE.format(count=len(self.images)))
+        if self.audio:
+            notes.append(AUDIO_NOTE)
+        if self.subtitles is not None:
+            notes.append(SUBTITLES_NOTE.format(subtitles=self.subtitles))
+        return notes
 
     def apply(self, messages: list[Message]) -> list[Message]:
-        """`messages` with the caption or the images (and a line saying what they are) in the last user turn."""
-        note = None
-        if self.caption is not None:
-            note = CAPTION_NOTE.format(caption=self.caption)
-        elif self.images:
-            note = MEDIA_NOTE.format(count=len(self.images))
-        if note is None:
+        """`messages` with the caption, images, sound track or subtitles (and a line saying what
+        they are) in the last user turn."""
+        notes = self.notes()
+        if not notes:
             return messages
         last = max((i for i, message in enumerate(messages) if message["role"] == "user"), default=None)
         if last is None:
             return messages
         updated = list(messages)
-        updated[last] = {**messages[last], "content": f"{note}\n\n{messages[last]['content']}"}
-        return with_images(updated, list(self.images))
+        updated[last] = {**messages[last], "content": "\n".join([*notes, "", messages[last]["content"]])}
+        return with_audio(with_images(updated, list(self.images)), list(self.audio))
 
     def row_fields(self) -> dict[str, Any]:
         """`modality` and `images` (count) for results.jsonl, when the run involves either."""
         if not (self.explicit or self.images):
             return {}
-        return {"modality": self.setting, "images": len(self.images)}
+        fields: dict[str, Any] = {"modality": self.setting, "images": len(self.images)}
+        if self.audio:
+            fields["audio"] = len(self.audio)
+        return fields
 
 
 # Attachment is a frozen dataclass, so one shared default cannot be changed by a job
@@ -114,21 +146,28 @@ def has_media(question: Question, root: Path | None) -> bool:
 
 
 class RunMedia:
-    """Each question's image references, and the Attachment of a (question, variant)."""
+    """Each question's image references, sound track and subtitles, and the Attachment of a
+    (question, variant); `sampling` says how they were found and sampled (the manifest's `media`)."""
 
-    def __init__(self, refs: dict[str, list[str]] | None = None) -> None:
+    def __init__(self, refs: dict[str, list[str]] | None = None, sampling: dict[str, Any] | None = None,
+                 audio: dict[str, list[str]] | None = None, subtitles: dict[str, str] | None = None) -> None:
         self.refs = refs or {}
+        self.sampling = sampling or {}
+        self.audio = audio or {}
+        self.subtitles = subtitles or {}
 
     def attachment(self, question: Question, strategy: str) -> Attachment:
         setting = split_variant(strategy)[1]
         images = tuple(self.refs.get(question.id, ()))
         if setting is None:
             return Attachment(FRAMES if images else TEXT, images)
-        if setting == FRAMES:
-            return Attachment(FRAMES, images, explicit=True)
         if setting == CAPTION:
             return Attachment(CAPTION, caption=question.caption, explicit=True)
-        return Attachment(TEXT, explicit=True)
+        if setting == TEXT:
+            return Attachment(TEXT, explicit=True)
+        return Attachment(setting, images if setting in WITH_FRAMES else (), explicit=True,
+                          audio=tuple(self.audio.get(question.id, ())) if setting in WITH_AUDIO else (),
+                          subtitles=self.subtitles.get(question.id) if setting == FRAMES_SUBTITLES else None)
 
 
 def dataset_folder(dataset_spec: str) -> Path:
@@ -138,9 +177,20 @@ def dataset_folder(dataset_spec: str) -> Path:
 
 
 def attaches_images(questions: list[Question], strategies: list[str], media_root: Path | None) -> bool:
-    """Whether some variant asks a question with its media (frames, or the natural setting)."""
+    """Whether some variant asks a question with its media (a frames setting, or the natural one)."""
     settings = variant_settings(strategies)
-    return bool(settings & {None, FRAMES}) and any(has_media(q, media_root) for q in questions)
+    return bool(settings & {None, *WITH_FRAMES}) and any(has_media(q, media_root) for q in questions)
+
+
+def check_model_reads_audio(model: ChatModel, strategies: list[str]) -> None:
+    """MediaRefusedError, before any question is asked, when an audio setting would reach a model
+    whose backend sends no audio."""
+    named = sorted(setting for setting in variant_settings(strategies) if setting in WITH_AUDIO)
+    if named and not accepts_audio(model):
+        raise MediaRefusedError(
+            f"{model.name} takes no audio, but this run asks the {', '.join(named)} setting. Audio is sent "
+            f"as input_audio parts to OpenAI-compatible servers (openai:MODEL[@BASE_URL]) only; drop "
+            f"{', '.join(named)} from --modality for this model.")
 
 
 def check_model_reads_images(model: ChatModel, attaches: bool, media_root: Path | None) -> None:
@@ -153,23 +203,40 @@ def check_model_reads_images(model: ChatModel, attaches: bool, media_root: Path 
             f"reads images: openai:MODEL[@BASE_URL] or anthropic:MODEL.")
 
 
+def require(questions: list[Question], setting: str, what: str, has: Callable[[Question], bool],
+            hint: str = "") -> None:
+    missing = [q.id for q in questions if not has(q)]
+    if missing:
+        raise MediaError(f"the {setting} setting needs {what} for every question; {len(missing)} of "
+                         f"{len(questions)} have none (e.g. {', '.join(missing[:3])}){hint}")
+
+
 def prepare_media(questions: list[Question], strategies: list[str], media_root: Path | None,
-                  frames: int, frame_size: int, dataset_spec: str) -> RunMedia:
+                  frames: int, frame_size: int, dataset_spec: str, audio_seconds: float = 300.0) -> RunMedia:
     """Every question's media sampled, encoded and stored before any timed call; MediaError (a
     DatasetError) naming the questions when a setting lacks what it needs."""
     settings = variant_settings(strategies)
     if CAPTION in settings:
-        missing = [q.id for q in questions if not q.caption]
-        if missing:
-            raise MediaError(f"the caption setting needs a `caption` on every question; {len(missing)} of "
-                             f"{len(questions)} have none (e.g. {', '.join(missing[:3])})")
-    if not settings & {None, FRAMES}:
+        require(questions, CAPTION, "a `caption`", lambda q: bool(q.caption))
+    if not settings & {None, *WITH_FRAMES, *WITH_AUDIO}:
         return RunMedia()
-    if FRAMES in settings:
-        missing = [q.id for q in questions if not has_media(q, media_root)]
-        if missing:
-            hint = "" if media_root is not None else "; give --media DIR for items with a media id"
-            raise MediaError(f"the frames setting needs media for every question; {len(missing)} of "
-                             f"{len(questions)} have none (e.g. {', '.join(missing[:3])}){hint}")
-    resolver = MediaResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size))
-    return RunMedia({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)})
+    hint = "" if media_root is not None else "; give --media DIR for items with a media id"
+    for setting in sorted(s for s in settings if s in (*WITH_FRAMES, *WITH_AUDIO)):
+        require(questions, setting, "media", lambda q: has_media(q, media_root), hint)
+    resolver = TrackResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size,
+                                           audio_seconds))
+    refs = ({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)}
+            if settings & {None, *WITH_FRAMES} else {})
+    audio = {q.id: resolver.audio(q) for q in questions} if settings & set(WITH_AUDIO) else {}
+    subtitles = {q.id: resolver.subtitles(q) for q in questions} if FRAMES_SUBTITLES in settings else {}
+    sampling: dict[str, Any] = {
+        "root": None if media_root is None else str(media_root), "frames": frames, "frame_size": frame_size,
+        "video_sampling": VIDEO_SAMPLING, "image_folders": "every image file, sorted by name",
+        "layouts": dict(resolver.layouts.most_common()), "questions_with_media": len(refs),
+        "images": sum(len(r) for r in refs.values())}
+    if audio:
+        sampling["audio_sampling"] = AUDIO_SAMPLING
+        sampling["audio_seconds"] = audio_seconds
+    if subtitles:
+        sampling["subtitles"] = "the .srt cues' text in order, one per line"
+    return RunMedia(refs, sampling, audio, subtitles)

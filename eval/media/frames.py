@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mkv", ".mov", ".avi", ".m4v")
+VIDEO_SAMPLING = "uniform: the centre frame of each of --frames equal segments (all frames of a shorter video)"
 INSTALL_HINT = 'pip install -e ".[media]"   (installs av, PyAV)'
 
 

@@ -1,22 +1,33 @@
 """Where a question's media come from, and turning them into stored JPEG references.
 
-- `--media DIR` and an item with media id X: the image files of `DIR/X/` sorted by name, or the
-  video `DIR/X.<suffix>` sampled to `frames` frames (factprobe.eval.media.frames).
-- A native row's `media`: each entry an http(s) URL (sent as it is), an image file, a folder of
+- `--media DIR` and an item with media id X, in the layouts the benchmarks release, first found:
+  `DIR/X/` holding images (all of them, sorted by name: Video SimpleQA's `frames_<N>/<date>/` when
+  DIR is that folder), `DIR/X/` holding videos (MMWorld's `all_data/<video_id>/<file>.mp4`: the
+  first by name), the video `DIR/X.<suffix>` (WorldSense's `videos/<id>.mp4`), then the same under
+  the released folder names inside DIR: `frames_<--frames>/X/` (else any `frames_<N>/X/`),
+  `all_data/X/` and `videos/X.<suffix>`. A video is sampled to `frames` frames
+  (factprobe.eval.media.frames).
+- A question's `media`: each entry an http(s) URL (sent as it is), an image a dataset file
+  embedded (`original:…`, kept in the media store by its loader), an image file, a folder of
   images, or a video; relative paths are read under `--media DIR`, else beside the dataset file.
-Every image is shrunk to `frame_size` on its long side and JPEG-encoded once (factprobe.eval.store.media_cache).
+Every image is shrunk to `frame_size` on its long side and JPEG-encoded once
+(factprobe.eval.store.media_cache). The resolver counts which layout each source came from
+(`layouts`), for the manifest.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
+from factprobe.eval.media.audio import AUDIO_SUFFIXES, extract_audio
 from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, sample_frames
+from factprobe.eval.media.subtitles import subtitle_text
 from factprobe.eval.store.json_store import file_sha256
-from factprobe.eval.store.media_cache import MediaStore, encode_jpeg
+from factprobe.eval.store.media_cache import MediaStore, encode_jpeg, is_original
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff")
 URL_PREFIXES = ("http://", "https://")
@@ -34,6 +45,7 @@ class MediaSettings:
     base: Path                 # where relative `media` paths of native rows are read when root is unset
     frames: int = 8
     frame_size: int = 512
+    audio_seconds: float = 300.0
 
 
 def image_files(folder: Path) -> list[Path]:
@@ -41,16 +53,54 @@ def image_files(folder: Path) -> list[Path]:
     return sorted(path for path in folder.iterdir() if path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES)
 
 
-def find_by_id(root: Path, media_id: str) -> Path | None:
-    """`root/<id>/` when it holds images, else the first `root/<id>.<video suffix>` that exists."""
-    folder = root / media_id
-    if folder.is_dir() and image_files(folder):
-        return folder
+def video_files(folder: Path) -> list[Path]:
+    """The video files of `folder`, sorted by name."""
+    return sorted(path for path in folder.iterdir() if path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES)
+
+
+def video_named(folder: Path, media_id: str) -> Path | None:
     for suffix in VIDEO_SUFFIXES:
-        for candidate in (root / f"{media_id}{suffix}", root / f"{media_id}{suffix.upper()}"):
+        for candidate in (folder / f"{media_id}{suffix}", folder / f"{media_id}{suffix.upper()}"):
             if candidate.is_file():
                 return candidate
     return None
+
+
+def in_folder(folder: Path, media_id: str) -> tuple[Path, str] | None:
+    """`folder/<id>/` of images, else its first video, else `folder/<id>.<video suffix>`."""
+    own = folder / media_id
+    if own.is_dir():
+        if image_files(own):
+            return own, "images"
+        videos = video_files(own)
+        if videos:
+            return videos[0], "video in folder"
+    video = video_named(folder, media_id)
+    return (video, "video") if video is not None else None
+
+
+def frame_folders(root: Path, frames: int) -> list[Path]:
+    """`root/frames_<frames>/` first, then any other `root/frames_<N>/` by N."""
+    others = sorted((path for path in root.glob("frames_*") if path.is_dir() and path.name[7:].isdigit()),
+                    key=lambda path: int(path.name[7:]))
+    preferred = root / f"frames_{frames}"
+    return [preferred] * preferred.is_dir() + [path for path in others if path != preferred]
+
+
+def find_by_id(root: Path, media_id: str, frames: int = 8) -> tuple[Path, str] | None:
+    """The media of `media_id` under `root` in the first released layout that holds them (see the
+    module doc), with the layout's name; None when none does."""
+    found = in_folder(root, media_id)
+    if found is not None:
+        return found
+    for folder in frame_folders(root, frames):
+        if (folder / media_id).is_dir() and image_files(folder / media_id):
+            return folder / media_id, f"{folder.name}/<id>/"
+    videos = video_files(root / "all_data" / media_id) if (root / "all_data" / media_id).is_dir() else []
+    if videos:
+        return videos[0], "all_data/<id>/*.mp4"
+    video = video_named(root / "videos", media_id) if (root / "videos").is_dir() else None
+    return (video, "videos/<id>.<video>") if video is not None else None
 
 
 class MediaResolver:
@@ -59,20 +109,32 @@ class MediaResolver:
     def __init__(self, settings: MediaSettings, store: MediaStore | None = None) -> None:
         self.settings = settings
         self.store = store or MediaStore()
+        self.layouts: Counter[str] = Counter()
 
     def sources(self, question: Question) -> list[str | Path]:
         """The question's media as URLs and existing paths, in order; MediaError when one is missing."""
         found: list[str | Path] = []
         if question.media_id and self.settings.root is not None:
-            path = find_by_id(self.settings.root, question.media_id)
-            if path is None:
+            hit = find_by_id(self.settings.root, question.media_id, self.settings.frames)
+            if hit is None:
                 raise MediaError(f"question {question.id}: no media for id {question.media_id!r} under "
-                                 f"{self.settings.root} (expected a folder of images {question.media_id}/ "
-                                 f"or a video {question.media_id}.<{'|'.join(s[1:] for s in VIDEO_SUFFIXES)}>)")
-            found.append(path)
+                                 f"{self.settings.root} (looked for {question.media_id}/ holding images or "
+                                 f"videos, {question.media_id}.<{'|'.join(s[1:] for s in VIDEO_SUFFIXES)}>, "
+                                 f"and the same under frames_<N>/, all_data/ and videos/)")
+            found.append(hit[0])
+            self.layouts[hit[1]] += 1
         for entry in question.media:
             if entry.startswith(URL_PREFIXES):
                 found.append(entry)
+                self.layouts["url"] += 1
+                continue
+            if is_original(entry):
+                path = self.store.original_path(entry)
+                if not path.is_file():
+                    raise MediaError(f"question {question.id}: the embedded image {entry} is no longer in the "
+                                     f"media store {path.parent} (was the cache cleared?); load the dataset again")
+                found.append(path)
+                self.layouts["embedded in the dataset file"] += 1
                 continue
             path = Path(entry).expanduser()
             if not path.is_absolute():
@@ -80,6 +142,7 @@ class MediaResolver:
             if not path.exists():
                 raise MediaError(f"question {question.id}: media {entry!r} not found (looked at {path})")
             found.append(path)
+            self.layouts["the question's media paths"] += 1
         return found
 
     def refs(self, question: Question) -> list[str]:
@@ -128,3 +191,63 @@ class MediaResolver:
             refs = [self.store.put(encode_jpeg(frame, self.settings.frame_size)) for frame in frames]
             self.store.remember(key, refs)
         return refs
+
+
+def audio_source(root: Path, media_id: str, frames: int) -> Path | None:
+    """Where the sound of `media_id` is: `root/audios/<id>.<audio>` (WorldSense's extracted
+    tracks), `root/<id>.<audio>`, else the video `--media` finds for it."""
+    for folder in (root / "audios", root):
+        for suffix in AUDIO_SUFFIXES:
+            if (folder / f"{media_id}{suffix}").is_file():
+                return folder / f"{media_id}{suffix}"
+    hit = find_by_id(root, media_id, frames)
+    if hit is not None and hit[0].is_file() and hit[0].suffix.lower() in VIDEO_SUFFIXES:
+        return hit[0]
+    return video_named(root / "videos", media_id) if (root / "videos").is_dir() else None
+
+
+def subtitle_source(folders: list[Path], media_id: str) -> Path | None:
+    """`<folder>/subtitles/<id>.srt` or `<folder>/<id>.srt`, in the folders given, first found."""
+    for folder in folders:
+        for candidate in (folder / "subtitles" / f"{media_id}.srt", folder / f"{media_id}.srt"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+class TrackResolver(MediaResolver):
+    """A MediaResolver that also reads a question's sound track and subtitles."""
+
+    def audio(self, question: Question) -> list[str]:
+        """The reference of the question's sound track as WAV (cut at `audio_seconds`)."""
+        source = None
+        if question.media_id and self.settings.root is not None:
+            source = audio_source(self.settings.root, question.media_id, self.settings.frames)
+        for entry in question.media:
+            path = Path(entry).expanduser()
+            path = path if path.is_absolute() else (self.settings.root or self.settings.base) / path
+            if source is None and path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES + AUDIO_SUFFIXES:
+                source = path
+        if source is None:
+            raise MediaError(f"question {question.id}: no sound track found (looked for audios/<id>.wav, "
+                             f"<id>.<audio> and its video under {self.settings.root}, and video media)")
+        key = {"kind": "audio", "content": file_sha256(source), "seconds": self.settings.audio_seconds}
+        refs = self.store.lookup(key)
+        if refs is None:
+            try:
+                refs = [self.store.put_audio(extract_audio(source, self.settings.audio_seconds))]
+            except VideoError as exc:
+                raise MediaError(f"question {question.id}: {exc}") from None
+            self.store.remember(key, refs)
+        self.layouts["audio"] += 1
+        return refs
+
+    def subtitles(self, question: Question) -> str:
+        """The text of the question's subtitles (`subtitles/<id>.srt` under --media or beside the data)."""
+        folders = [folder for folder in (self.settings.root, self.settings.base) if folder is not None]
+        source = subtitle_source(folders, question.media_id) if question.media_id else None
+        if source is None:
+            raise MediaError(f"question {question.id}: no subtitles {question.media_id}.srt under "
+                             f"{' or '.join(str(folder) for folder in folders)} (nor in their subtitles/)")
+        self.layouts["subtitles"] += 1
+        return subtitle_text(source)

@@ -1,6 +1,7 @@
 """A free answer to a multiple-choice question, mapped to an option letter and graded (protocols §7).
 
-Rules first (`letter_by_rules`), in this order; the first that decides wins:
+Rules first (`letter_by_rules`, kept in factprobe.agents.choices so the forced re-ask of refused
+questions reads a letter the same way), in this order; the first that decides wins:
 1. a lone letter, optionally bracketed or followed by `.`/`)`/`:`: "B", "(b)", "B." ;
 2. a letter after "answer", "option" or "choice" ("Answer: b", "The answer is (B)", "Option C");
 3. a letter followed by text ("B. Paris", "(B) Paris"): the letter, if the text is that option's
@@ -20,16 +21,11 @@ from __future__ import annotations
 
 import re
 
-from factprobe.agents.choices import ShownChoices
+from factprobe.agents.choices import ShownChoices, letter_by_rules
 from factprobe.agents.models.base import ChatModel, Completion, GenerationParams
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.phrases import is_refusal
 
-_BRACKETED = r"[\(\[]?([A-Za-z])[\)\]]?"
-_LONE = re.compile(rf"^{_BRACKETED}\s*[.):]?$")
-_NAMED = re.compile(rf"^(?:the\s+)?(?:correct\s+)?(?:answer|option|choice)(?:\s+is)?\s*[:\-]?\s*{_BRACKETED}\s*[.)]?$",
-                    re.IGNORECASE)
-_LETTER_THEN_TEXT = re.compile(r"^[\(\[]?([A-Za-z])(?:[\)\]]\s*|[.:]\s+|\)\s*)(.+)$")
 _NONE = re.compile(r"^none\.?$", re.IGNORECASE)
 
 MAPPER_PROMPT = """A reply to a multiple-choice question is given below with the options it was offered.
@@ -39,32 +35,6 @@ chooses no option or more than one.
 {options}
 
 Reply: {reply}"""
-
-
-def plain(text: str) -> str:
-    return re.sub(r"\s+", " ", text.strip().rstrip(".").strip()).casefold()
-
-
-def known(letter: str, shown: ShownChoices) -> str | None:
-    letter = letter.upper()
-    return letter if letter in shown.letters else None
-
-
-def letter_by_rules(answer: str | None, shown: ShownChoices) -> str | None:
-    """The option letter the answer names by the module's rules, None when no rule decides."""
-    if not answer or not answer.strip():
-        return None
-    text = answer.strip()
-    for pattern in (_LONE, _NAMED):
-        match = pattern.match(text)
-        if match:
-            return known(match.group(1), shown)
-    match = _LETTER_THEN_TEXT.match(text)
-    if match and known(match.group(1), shown):
-        letter = known(match.group(1), shown)
-        return letter if plain(match.group(2)) == plain(shown.option_of(letter)) else None
-    same = [letter for letter, option in zip(shown.letters, shown.options) if plain(option) == plain(text)]
-    return same[0] if len(same) == 1 else None
 
 
 def mapper_messages(answer: str, shown: ShownChoices) -> list[dict[str, str]]:

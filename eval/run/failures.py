@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Result
-from factprobe.eval.core.secrets import REDACTED, redact
+from factprobe.eval.core.secrets import REDACTED
 
 __all__ = ["REDACTED", "redact"]
 EXIT_TOO_MANY_ERRORS = 3

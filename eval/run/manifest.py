@@ -39,7 +39,7 @@ def dataset_fingerprint(dataset: Dataset) -> str:
     return digest.hexdigest()
 
 
-STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves")
+STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves", "selects", "refines")
 
 
 def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
@@ -51,7 +51,8 @@ def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
 
 
 def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
-                   grader: Grader) -> dict[str, Any]:
+                   grader: Grader, media: dict[str, Any] | None = None) -> dict[str, Any]:
+    """`media`: how the questions' media were found and sampled (RunMedia.sampling), when any were."""
     return {
         "factprobe_version": package_versions()["factprobe"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -64,7 +65,9 @@ def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str],
         "strategy_flags": strategy_flags(config.strategies),
         "model": model.describe(),
         "grader": grader.describe(),
+        "media": media or None,
         "prompts_version": PROMPTS_VERSION,
+        "answer_prompt": config.answer_prompt(),
         "python": platform.python_version(),
         "platform": platform.platform(),
         "packages": package_versions(),

@@ -4,20 +4,27 @@ Every attached image is resized and JPEG-encoded once; the JPEG is kept as
 `<cache>/media/images/<sha256>.jpg` and named in messages by `sha256:<hex>`. An index
 (`<cache>/media/index.sqlite`) maps a source key (the source file's content hash plus the
 sampling settings) to its list of references, so a second run neither decodes nor encodes again.
+
+Images a dataset file embeds (WorldVQA's base64 column) are kept as they were released, under
+`<cache>/media/originals/<sha256>.<ext>`, and named in a question's `media` by
+`original:<sha256>.<ext>`: the question names its image by content, wherever the cache is.
+Sound tracks are kept as WAV under `<cache>/media/audio/<sha256>.wav`, named `audio:<sha256>`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from factprobe.eval.store.atomic import atomic_write_bytes
 from factprobe.eval.store.json_store import JsonStore, default_cache_dir, hash_key
 
 REF_PREFIX = "sha256:"
+ORIGINAL_PREFIX = "original:"
+AUDIO_PREFIX = "audio:"
+AUDIO_MEDIA_TYPE = "audio/wav"
 JPEG_QUALITY = 85
 MEDIA_TYPE = "image/jpeg"
 # Bump when the way images are sampled or encoded changes, so old index entries are not reused.
@@ -29,6 +36,10 @@ if TYPE_CHECKING:
 
 def is_ref(value: str) -> bool:
     return value.startswith(REF_PREFIX)
+
+
+def is_original(value: str) -> bool:
+    return value.startswith(ORIGINAL_PREFIX)
 
 
 def encode_jpeg(image: Image, long_side: int) -> bytes:
@@ -65,23 +76,48 @@ class MediaStore:
         ref = REF_PREFIX + hashlib.sha256(jpeg).hexdigest()
         path = self.path_of(ref)
         if not path.is_file():
-            handle, temporary = tempfile.mkstemp(dir=self.images, suffix=".part")
-            with os.fdopen(handle, "wb") as out:
-                out.write(jpeg)
-            os.replace(temporary, path)
+            atomic_write_bytes(path, jpeg)
         return ref
 
+    def put_original(self, data: bytes, suffix: str) -> str:
+        """Keep an embedded image's bytes as released (atomically, once); its `original:` name."""
+        name = hashlib.sha256(data).hexdigest() + suffix
+        path = self.folder / "originals" / name
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, data)
+        return ORIGINAL_PREFIX + name
+
+    def original_path(self, ref: str) -> Path:
+        """Where an `original:` image is kept (it may have been removed with the cache)."""
+        return self.folder / "originals" / Path(ref.removeprefix(ORIGINAL_PREFIX)).name
+
+    def put_audio(self, wav: bytes) -> str:
+        """Keep a WAV clip (atomically, once) and return its `audio:` reference."""
+        ref = AUDIO_PREFIX + hashlib.sha256(wav).hexdigest()
+        path = self.audio_path(ref)
+        if not path.is_file():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(path, wav)
+        return ref
+
+    def audio_path(self, ref: str) -> Path:
+        return self.folder / "audio" / f"{ref.removeprefix(AUDIO_PREFIX)}.wav"
+
     def read(self, ref: str) -> bytes:
-        path = self.path_of(ref)
+        path = self.audio_path(ref) if ref.startswith(AUDIO_PREFIX) else self.path_of(ref)
         if not path.is_file():
             raise FileNotFoundError(f"{ref} is not in the media store {self.images} (was the cache cleared "
                                     f"during the run?)")
         return path.read_bytes()
 
+    def stored(self, ref: str) -> bool:
+        return (self.audio_path(ref) if ref.startswith(AUDIO_PREFIX) else self.path_of(ref)).is_file()
+
     def lookup(self, key: dict) -> list[str] | None:
         """The references stored for a source key, if every one of them is still on disk."""
         entry = self.index.get(hash_key({**key, "version": ENCODING_VERSION}))
-        if entry is None or not all(self.path_of(ref).is_file() for ref in entry["refs"]):
+        if entry is None or not all(self.stored(ref) for ref in entry["refs"]):
             return None
         return list(entry["refs"])
 

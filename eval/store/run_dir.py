@@ -2,7 +2,7 @@
 
 A run holds `DIR/.lock` (an exclusive `fcntl.flock`) from start to end, so a second run on the same
 directory stops at once; the kernel releases the lock when its process dies, so a killed run never
-blocks the next one. manifest.json and summary.json are replaced atomically (`write_atomic`).
+blocks the next one. manifest.json and summary.json are replaced atomically (`write_json_atomic`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import fcntl
 import gc
 import json
 import os
-import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.store.atomic import atomic_write_text
 from factprobe.eval.store.finite import check_finite
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 from factprobe.eval.store.stale import remove_stale
@@ -31,7 +31,6 @@ RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
 REPORT_LOCK = ".report.lock"
-STALE_TEMPORARY = re.compile(r"\..+\.(?P<pid>\d+)\.tmp")   # write_atomic's, left by a killed process
 SYNC_INTERVAL_S = 0.1   # the longest a finished row waits in the kernel before an fsync
 
 
@@ -57,29 +56,10 @@ class _RowRanges(BaseModel):
     hops: list[_HopRanges] | None = None
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so a reader (or a crash) sees the old file or the new one, never
-    a part: write a temporary file beside it, fsync it, rename it over `path`, fsync the folder."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    text = redact_values(text)          # no secret reaches a file, whatever its shape
-    try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
 def write_json_atomic(path: Path, value: Any) -> None:
-    """`value` as indented JSON, written with `write_atomic`."""
-    write_atomic(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    """`value` as indented JSON, replacing `path` atomically and durably (fsync of file and folder)."""
+    # no secret reaches a file, whatever its shape
+    atomic_write_text(path, redact_values(json.dumps(value, indent=2, ensure_ascii=False) + "\n"), fsync=True)
 
 
 def read_utf8(path: Path) -> str:
@@ -170,7 +150,7 @@ class RunDir:
                               f"their rows.") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        remove_stale(self.path, STALE_TEMPORARY)
+        remove_stale(self.path)
         if not os.access(self.path, os.W_OK):
             self._lock_fd = fd
             self.unlock()
@@ -189,7 +169,7 @@ class RunDir:
                               f"report a directory you can write to.") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            remove_stale(self.path, STALE_TEMPORARY)
+            remove_stale(self.path)
             yield
         finally:
             os.close(fd)

@@ -22,16 +22,23 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
-def remove_stale(folder: Path, pattern: re.Pattern[str]) -> list[Path]:
-    """Remove the entries of `folder` whose name matches `pattern` (with a `pid` group) and whose
-    process is gone; returns what was removed. A missing folder has nothing stale."""
+# Temporary names of writers that may have been killed: factprobe.eval.store.atomic's
+# (`.NAME.<pid>-<thread>-<hex>.tmp`, files and folders) and the names used before it
+# (`.NAME.<pid>.tmp`, index folders `NAME.tmp-<pid>-<thread>`).
+TEMPORARIES = (re.compile(r"\..+\.(?P<pid>\d+)-\d+-[0-9a-f]+\.tmp"), re.compile(r"\..+\.(?P<pid>\d+)\.tmp"),
+               re.compile(r".+\.tmp-(?P<pid>\d+)-\d+"))
+
+
+def remove_stale(folder: Path, patterns: tuple[re.Pattern[str], ...] = TEMPORARIES) -> list[Path]:
+    """Remove the entries of `folder` whose name matches one of `patterns` (each with a `pid`
+    group) and whose process is gone; returns what was removed. A missing folder has nothing stale."""
     removed: list[Path] = []
     try:
         entries = list(folder.iterdir())
     except OSError:
         return removed
     for entry in entries:
-        match = pattern.fullmatch(entry.name)
+        match = next((m for m in (p.fullmatch(entry.name) for p in patterns) if m), None)
         if match is None or int(match["pid"]) == os.getpid() or pid_alive(int(match["pid"])):
             continue
         try:

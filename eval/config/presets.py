@@ -1,0 +1,67 @@
+"""`--preset NAME`: a benchmark's own settings in one flag, and the run's answer prompt.
+
+A preset fills in the options the user did not give (anything given on the command line or in a
+sweep wins), and names the benchmark's answer prompt and reply format
+(factprobe.agents.benchmark_prompts; `--prompt-file` replaces the prompt, `--reply-format` the
+format). What each preset sets, from the five papers' protocols and their released evaluation code:
+
+- videosimpleqa: the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt
+  (with --judge); equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer
+  tokens.
+- worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
+  WorldVQA judge prompt (with --judge); hedged answers penalised; up to 512 answer tokens.
+- mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
+  refused questions re-asked without it); 5 repeats, each with the options shuffled.
+- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models).
+- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, check_template
+
+PRESET_SETTINGS: dict[str, dict[str, Any]] = {
+    "videosimpleqa": {"judge_prompt": "videosimpleqa", "hedging": "penalize", "frames": 32, "max_tokens": 1024},
+    "worldvqa": {"judge_prompt": "worldvqa", "hedging": "penalize", "max_tokens": 512},
+    "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5},
+    "mmworld": {"frames": 10},
+    "worldsense": {"frames": 16},
+}
+
+
+def with_preset(data: Any) -> Any:
+    """The options as given, with the preset's settings for those not given."""
+    if not isinstance(data, dict) or data.get("preset") not in PRESET_SETTINGS:
+        return data
+    settings = dict(PRESET_SETTINGS[data["preset"]])
+    if data.get("judge") is None:
+        settings.pop("judge_prompt", None)   # the judge prompt applies once a judge is given
+    return {**settings, **data}
+
+
+def read_prompt_file(path: Path) -> str:
+    """The prompt file's text, checked: readable UTF-8, not empty, only named placeholders."""
+    try:
+        text = path.expanduser().read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
+    if not text.strip():
+        raise ValueError(f"{path}: the prompt file is empty")
+    check_template(text, str(path))
+    return text
+
+
+def answer_prompt(preset: str | None, prompt_file: Path | None, reply_format: str | None) -> dict[str, str] | None:
+    """The run's answer prompt {system, user, reply_format, source}; None: the strategies' own."""
+    if preset is None and prompt_file is None:
+        return None
+    system, user, preset_format = BENCHMARK_PROMPTS[preset] if preset else ("", "", "lines")
+    source = f"preset {preset}" if preset else ""
+    system_zh = SYSTEM_ZH.get(preset or "", "")
+    if prompt_file is not None:
+        system, system_zh, user, source = "", "", read_prompt_file(prompt_file), f"prompt file {prompt_file}"
+    prompt = {"system": system, "user": user, "reply_format": reply_format or preset_format, "source": source}
+    return {**prompt, "system_zh": system_zh} if system_zh else prompt

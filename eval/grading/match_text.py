@@ -1,0 +1,195 @@
+"""Match kinds for names and other text: normalised text, initials, spelling variants, person names.
+
+A claim is cut down to its head, the phrase that answers: a leading "It's"/"The answer is", the
+question restated before "is" ("The capital of Peru is Lima"), a leading preposition ("in Mali")
+and the detail after a comma, bracket or dash go. Words are compared after normalisation (case,
+accents, punctuation, a plural "s", the words the question already says and a few function words).
+
+- `text`: the head's words are the gold's words (in order), or the same letters written apart.
+- `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
+  may be skipped, as function words are in any language.
+- `spelling`: one word differs by a single letter in a word of seven letters or more.
+- `name` (questions asking who): the gold's surname, with given names that agree as far as they go
+  (initials, a middle name dropped, one letter of a given name or of a surname of seven letters or
+  more), a title ("Sir", "Dr.") or the family name written first.
+- A short head that names something (not a description: "a major river") and shares no word,
+  letter pattern or acronym with the gold, nor writes it as a symbol, where the gold does not
+  appear elsewhere in the claim, names something else: a conflict. Any other overlap ("South
+  Sudan", "Republic of Niger", a surname with other given names, an added middle name) and any
+  longer head are left to the judge.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.fuzz import ratio
+
+from factprobe.eval.core.normalize import strip_accents
+from factprobe.eval.grading.finding import Finding, Found
+from factprobe.eval.grading.spelled import spelled_to_digits
+
+_FUNCTION_WORDS = frozenset("a an the of in at on to for by and is was are were it its s this that which what who "
+                            "whom whose where when how be been as from with called named".split())
+_LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were|would\s+be))|the\s+answer\s+is"
+                      r"|answer\s*:)\s+", re.IGNORECASE)
+_COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
+_DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
+_BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
+_PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
+_LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
+_RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same first letter are too alike to call
+_ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
+_NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
+_QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
+_NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
+                         re.IGNORECASE)
+_WHO = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
+
+
+def words(text: str) -> list[str]:
+    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a plural "s" dropped."""
+    text = spelled_to_digits(strip_accents(text)).lower().replace("'s ", " ").replace("&", " and ")
+    found = re.findall(r"[a-z0-9]+[+#]*", text)
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in found]
+
+
+def head(claim: str, question: str) -> tuple[str, str]:
+    """The claim's head (the phrase that answers) and the rest (its detail)."""
+    text = _LEAD_IN.sub("", claim.strip())
+    asked = set(words(question)) | _FUNCTION_WORDS
+    copula = _COPULA.search(text)
+    if copula and set(words(text[:copula.start()])) <= asked:
+        text = text[copula.end():]
+    text = _PREPOSITION.sub("", text.strip())
+    cut = _DETAIL.search(text)
+    if cut is None or cut.start() == 0:
+        return text.strip(" ."), ""
+    end = cut.start()
+    qualifier = _QUALIFIER.match(text[end:])
+    if qualifier:  # a place's qualifier may name another place ("Washington, D.C."): part of the head
+        return head(text[:end] + text[end:end + qualifier.end()].replace(",", " ") + text[end + qualifier.end():],
+                    question)
+    return text[:end].strip(" ."), text[end:]
+
+
+def names_something(answer: str, said: list[str]) -> bool:
+    """A short head that names a thing ("Lyon", "The Tonga Trench", "2012"), not a description or a
+    sentence ("A major river", "the country's largest city", "There are only five")."""
+    if not said or len(said) > _NAMING_WORDS or _NOT_A_NAME.match(answer):
+        return False
+    rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
+    return answer.strip()[:4].lower() != "the " or bool(re.search(r"[A-Z0-9]", rest))
+
+
+def content(text: str, implied: set[str]) -> list[str]:
+    """The text's normalised words without function words and words the question implies."""
+    return [w for w in words(text) if w not in implied and w not in _FUNCTION_WORDS]
+
+
+def is_acronym(letters: str, phrase: list[str]) -> bool:
+    """`letters` are the initials of the phrase's words, words of up to four letters optionally skipped."""
+    if len(letters) < 2 and len(phrase) > 1:
+        return False
+    if not phrase:
+        return not letters
+    first, rest = phrase[0], phrase[1:]
+    if letters and first[0] == letters[0] and is_acronym(letters[1:], rest):
+        return True
+    return len(first) <= 4 and is_acronym(letters, rest)
+
+
+def _spelling_variant(claim: list[str], gold: list[str], shortest: int) -> bool:
+    """Same words but one, which differs by one letter and has at least `shortest` letters."""
+    if len(claim) != len(gold):
+        return False
+    differing = [(a, b) for a, b in zip(claim, gold) if a != b]
+    return len(differing) == 1 and all(
+        min(len(a), len(b)) >= shortest and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1
+        for a, b in differing)
+
+
+NOTATION = "one is written as a symbol or numeral, the other as a word (only knowledge can tell)"
+
+
+def _symbol(words: list[str]) -> bool:
+    return len(words) == 1 and (len(words[0]) <= 2 or any(c.isdigit() for c in words[0]))
+
+
+def _related(claim: list[str], gold: list[str]) -> bool:
+    """Any overlap short of a match: a shared word, a word inside another, alike words, an acronym."""
+    if not claim or not gold:
+        return False
+    if ratio("".join(claim), "".join(gold)) >= _RELATED:
+        return True
+    for a in claim:
+        for b in gold:
+            if a == b or (min(len(a), len(b)) >= 3 and (a in b or b in a)) or (min(len(a), len(b)) >= 4 and (
+                    ratio(a, b) >= _ALIKE or (a[0] == b[0] and ratio(a, b) >= _RELATED))):
+                return True
+    return (len(claim) == 1 and is_acronym(claim[0], gold)) or (len(gold) == 1 and is_acronym(gold[0], claim))
+
+
+# Titles and honorifics a person's name may carry ("Sir", "Dr.", "President").
+_TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lady saint st president king queen tsar "
+                    "emperor empress pope general captain".split())
+
+
+def _name(claim: list[str], gold: list[str]) -> str | None:
+    """How the claim names the gold person, if it does: the surname alone, or given names that agree as
+    far as they go (initials, middle names dropped). An added middle name may name another person."""
+    claim = [word for word in claim if word not in _TITLES] if claim[1:] else claim
+    if len(gold) == len(claim) == 2 and claim == gold[::-1]:
+        return "family name first"
+    if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
+            min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
+        return None
+    given, wanted = claim[:-1], gold[:-1]
+    if not given:
+        return "the surname alone"
+
+    def same(a: str, b: str) -> bool:
+        return a == b or (len(a) == 1 and b.startswith(a)) or (min(len(a), len(b)) >= 4
+                                                              and Levenshtein.distance(a, b) == 1)
+
+    if not same(given[0], wanted[0]):
+        return None
+    if len(given) <= len(wanted) and all(same(a, b) for a, b in zip(given, wanted)):
+        return "given names as far as they go" if len(given) > 1 else "first name and surname"
+    return None
+
+
+def compare_text(claim: str, gold: str, question: str) -> Finding:
+    """The claim's head compared with one gold answer written as text."""
+    implied = set(words(question))
+    if not content(gold, implied):
+        implied -= set(words(gold))
+    answer, detail = head(claim, question)
+    said, wanted = content(answer, implied), content(gold, implied)
+    spelt, initials = content(answer, set()), content(gold, set())
+    if not said:
+        return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
+    if said == wanted or "".join(said) == "".join(wanted):
+        return Finding(Found.MATCH, "text", "the gold's words")
+    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], initials)) or (
+            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], spelt)):
+        return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
+    if _spelling_variant(said, wanted, shortest=_LONG_WORD):
+        return Finding(Found.MATCH, "spelling", "one letter differs in one word")
+    if _WHO.search(question) and (how := _name(said, wanted)):
+        return Finding(Found.MATCH, "name", how)
+    bracket = _BRACKETED.match(detail)
+    if bracket and content(bracket[1], implied) == wanted:
+        return Finding(Found.MATCH, "text", "the gold's words in brackets after another name for it")
+    acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
+        len(initials) == 1 and is_acronym(initials[0], spelt))
+    if _symbol(said) != _symbol(wanted):
+        return Finding(Found.UNSURE, "text", NOTATION)
+    if names_something(answer, said) and not acronym and not _related(said, wanted) \
+            and not _related(content(detail, implied), wanted):
+        return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
+    return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
+
+
+__all__ = ["compare_text", "content", "head", "is_acronym", "names_something", "words"]

@@ -1,0 +1,182 @@
+"""Match kinds for values: numbers with units and tolerance, dates at the gold's precision.
+
+- `number`: the gold is one figure (with a unit, or the unit the question asks in). Clock times
+  ("2:00:35", "3:43.13") and compound figures ("8 minutes 20 seconds", "26 miles 385 yards") are
+  read as one figure. The claim's head must hold exactly one comparable figure, besides words the
+  question or the gold already says: equal to the gold's last significant figure (in any unit of
+  its kind) is a match, another value a conflict; a bound or an approximate coarser figure that
+  holds the gold commits to nothing (vague). A coarser exact figure, several figures, or another
+  figure in the detail are left to the judge. A gold that states an acceptable range ("1,500
+  (acceptable range: 1,450 to 1,550)", as SimpleQA Verified writes them) matches any one exact
+  figure inside it.
+- `date`: the gold is one date, or a year the question asks for. The claim's dates must agree
+  with every field the gold states (a finer date that agrees is a match); a different date is a
+  conflict; a decade or century that holds the gold is vague; a coarser date, or several dates,
+  are left to the judge.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from factprobe.eval.grading.dates import DateRelation, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.finding import Finding, Found
+from factprobe.eval.grading.match_text import content, head, words
+from factprobe.eval.grading.numbers import (
+    Quantity,
+    Relation,
+    find_quantities,
+    find_ranges,
+    gold_quantity,
+    relate,
+    unit_asked,
+    written_in_full,
+)
+from factprobe.eval.grading.spelled import spelled_to_digits
+
+_CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(\.\d+)?(?![\d:])")
+_JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
+_ROUGH_QUESTION = re.compile(r"\b(?:roughly|approximately|approx|estimated|(?:about|around)\s+how)\b", re.IGNORECASE)
+_YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
+_APPROXIMATORS = frozenset("about around approximately roughly nearly almost some circa over under more less than "
+                           "fewer least most up just exactly precisely minus negative".split())
+
+
+def _clock_to_seconds(match: re.Match[str]) -> str:
+    first, second, third, fraction = match.groups()
+    parts = [int(first), int(second)] + ([int(third)] if third else [])
+    seconds = sum(value * 60 ** power for power, value in enumerate(reversed(parts)))
+    return f"{seconds}{fraction or ''} seconds"
+
+
+def _unit_text(quantity: Quantity) -> str:
+    return re.sub(r"^[^A-Za-z°%$€£¥]*", "", quantity.text)
+
+
+def figures_text(text: str) -> str:
+    """The text with spelled numbers as digits, clock times in seconds and compound figures summed."""
+    text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
+    while True:
+        quantities = find_quantities(text)
+        pair = next(((a, b) for a, b in zip(quantities, quantities[1:]) if a.dimension and a.dimension == b.dimension
+                     and a.factor > b.factor and _JOINER.fullmatch(text[a.end:b.start])), None)
+        if pair is None:
+            return text
+        first, last = pair
+        total = (first.base + last.base) / last.factor - last.offset
+        text = f"{text[:first.start]}{format(total.normalize(), 'f')} {_unit_text(last)}{text[last.end:]}"
+
+
+def _gold_figure(gold: str) -> tuple[Quantity, set[str]] | None:
+    """The gold's figure and the words beside it that are not its unit ("pairs" in "23 pairs")."""
+    text = figures_text(gold)
+    quantity = gold_quantity(text)
+    if quantity is None:
+        return None
+    label = set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
+    return quantity, label
+
+
+_ACCEPTABLE = re.compile(r"\s*[(\[]?\s*acceptable\s+range\s*:?\s*(?:anything\s+)?(?:between\s+|from\s+)?"
+                         r"(?P<range>[^)\]]*)[)\]]?\s*$", re.IGNORECASE)
+
+
+def _within_range(claim: str, gold: str, question: str) -> Finding | None:
+    """A gold that states an acceptable range (SimpleQA Verified): a value inside it matches."""
+    stated = _ACCEPTABLE.search(gold)
+    if stated is None:
+        return None
+    bounds = find_ranges(figures_text(stated["range"].replace(" and ", " to ")))
+    figure = _gold_figure(gold[:stated.start()])
+    if not bounds or figure is None:
+        return None
+    (low, high), wanted = bounds[0], figure[0]
+    answer = head(figures_text(claim), question)[0]
+    found = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
+    if len(found) != 1 or found[0].bound is not None:
+        return Finding(Found.UNSURE, "number", "not one exact figure to hold against the acceptable range")
+    value = found[0].base if found[0].dimension else (found[0].value + wanted.offset) * wanted.factor
+    scale = (low.factor if low.dimension else wanted.factor), (high.factor if high.dimension else wanted.factor)
+    inside = low.value * scale[0] <= value <= high.value * scale[1]
+    return Finding(Found.MATCH if inside else Found.CONFLICT, "number",
+                   "inside the gold's acceptable range" if inside else "outside the gold's acceptable range")
+
+
+def compare_number(claim: str, gold: str, question: str) -> Finding | None:
+    """The claim's figure against a gold figure; None when the gold is not one figure."""
+    ranged = _within_range(claim, gold, question)
+    if ranged is not None:
+        return ranged
+    figure = _gold_figure(gold)
+    if figure is None:
+        return None
+    wanted, label = figure
+    unit = unit_asked(question)
+    if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
+        wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
+    answer, detail = head(figures_text(claim), question)
+    asked = {q.value for q in find_quantities(figures_text(question))}
+    comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
+    found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
+    for low, high in find_ranges(answer):
+        holds = relate(wanted, replace(low, bound="lower")) is Relation.BOUND_OK and relate(
+            wanted, replace(high, bound="upper")) is Relation.BOUND_OK
+        return Finding(Found.VAGUE if holds else Found.CONFLICT, "number",
+                       "a range that holds the gold" if holds else "a range that excludes the gold")
+    if len(found) != 1:
+        return Finding(Found.UNSURE, "number", "no comparable figure" if not found else "several figures")
+    quantity = found[0]
+    extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
+    extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
+    relation = relate(wanted, quantity)
+    others = {relate(wanted, q) for q in find_quantities(detail)} - {Relation.INCOMPARABLE}
+    if others and others != {relation}:  # "4,806 m (15,768 ft)" restates; "270 — 206 is …" does not
+        return Finding(Found.UNSURE, "number", "another figure in the detail")
+    same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)
+    if quantity.approximate and quantity.bound is None and quantity.value == wanted.value and same_unit and (
+            written_in_full(quantity) or _ROUGH_QUESTION.search(question)):
+        relation = Relation.MATCH  # "about 5,730 years": the gold's own numeral, hedged (or a rough answer asked for)
+    if relation is Relation.BOUND_OK or (relation is Relation.COARSER and quantity.approximate):
+        return Finding(Found.VAGUE, "number", "a bound or rough figure that holds the gold")
+    if extra or (label and not label <= set(words(claim))):
+        return Finding(Found.UNSURE, "number", f"words beside the figure ({' '.join(sorted(extra or label))})")
+    if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
+        return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")
+    if relation is Relation.MATCH:
+        return Finding(Found.MATCH, "number", "the gold's value to its last significant figure")
+    if relation is Relation.CONFLICT:
+        return Finding(Found.CONFLICT, "number", f"another value ({quantity.text.strip()})")
+    return Finding(Found.UNSURE, "number", "a figure coarser than the gold's")
+
+
+def compare_date(claim: str, gold: str, question: str) -> Finding | None:
+    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
+    wanted = gold_date(gold)
+    if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
+        return None
+    asked = {reading for mention in find_dates(question) for reading in mention.readings}
+    years = {reading.year for reading in asked if reading.year is not None}
+    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
+    if not mentions:
+        periods = find_periods(claim)
+        if not periods or wanted.year is None:
+            return Finding(Found.UNSURE, "date", "no date")
+        holds = all(first <= wanted.year <= last for first, last in periods)
+        return Finding(Found.VAGUE if holds else Found.CONFLICT, "date",
+                       "a period that holds the gold" if holds else "a period that excludes the gold")
+    relations = []
+    for mention in mentions:
+        found = {relate_date(wanted, reading, years) for reading in mention.readings}
+        relations.append(next(r for r in (DateRelation.MATCH, DateRelation.COARSER, DateRelation.CONFLICT)
+                              if r in found))
+    if all(r is DateRelation.MATCH for r in relations):
+        return Finding(Found.MATCH, "date", "agrees with every field the gold states")
+    if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
+        return Finding(Found.CONFLICT, "date", "another date")
+    if len(relations) == 1:
+        return Finding(Found.UNSURE, "date", "less precise than the gold")
+    return Finding(Found.UNSURE, "date", "several dates")
+
+
+__all__ = ["compare_date", "compare_number", "figures_text"]

@@ -1,0 +1,174 @@
+"""Reading a reply down to the one claim it commits to, or saying why the rules cannot.
+
+The rule grader decides only replies it can read with confidence. This module takes the whole
+reply and returns either a `Claim` (a short statement that commits to one answer, with whether it
+was hedged), a refusal with no guess, or `Unreadable` with the reason, for the judge:
+
+- an instruction addressed to a grader, or two answer lines that differ;
+- a denial, a correction or a contrast ("not", "no", "but", "actually", "instead", …): the gold
+  inside a denial is not a claim of it, and a correction changes which answer counts;
+- several candidates: on several lines, as a comma list of three items or more, or as several
+  hedged statements ("maybe X, maybe Y"); "X or Y" is returned as `Candidates`, each compared with
+  the gold by the caller;
+- a refusal beside other statements (context or a guess: only a reader of meaning can tell);
+- more than one sentence (a paragraph): its committed claim is a matter of reading, not matching.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from factprobe.eval.grading.phrases import is_refusal
+
+_ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][*_]*[ \t]*(?P<value>\S[^\n]*)$",
+                          re.IGNORECASE | re.MULTILINE)
+_CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
+                         r"\.?", re.IGNORECASE)
+# Words that speak to whoever grades the reply rather than answer the question.
+_TO_GRADER = re.compile(r"\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
+                        r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b"
+                        r"|\b(?:reference|gold)\s+answer\b|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
+# Hedges: kept as a flag, then removed before the claim is read.
+_HEDGE = re.compile(
+    r"\b(?:i'?m|i\s+am)\s+(?:not\s+)?(?:\d+\s*%|fairly|pretty|quite|very|reasonably|absolutely|completely|entirely"
+    r"|totally)?\s*(?:sure|certain|confident|positive)(?:\s+(?:of\s+it|about\s+(?:it|this|that)))?"
+    r"|\b(?:i'?m\s+|i\s+am\s+)?(?:not\s+)?(?:around\s+|about\s+|roughly\s+)?\d+\s*%\s*(?:sure|certain|confident)\b"
+    r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b|\bif\s+memory\s+serves(?:\s+me)?(?:\s+right)?\b"
+    r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
+    r"(?:\s+(?:correctly|rightly))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
+    r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say)\b",
+    re.IGNORECASE)
+_FILLER = re.compile(r"\b(?:sorry|unfortunately|hmm+|well|honestly|so|but|and|that|it|its|is|was|be|would|the"
+                     r"|answer|to|of|i|i'm|am|though|yes|ok|okay|oh|although|still)\b|[^\w]", re.IGNORECASE)
+# A denial, correction or contrast anywhere in the claim (after hedges are removed).
+_TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|aren't|weren't|doesn't|didn't|don't"
+                   r"|rather|instead|actually|correction|wrong|mistaken|incorrect|except|excluded|but|however"
+                   r"|although|though|whereas|while|yet|despite|contrary|runner-up|misconception)\b"
+                   r"|\b(?:is|was|are|were|came|finished|placed|ranks?|ranked)\s+(?:the\s+)?(?:second|third)\b"
+                   r"|n't\b|\?.*\S", re.IGNORECASE)
+_CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)[.!?](?=\s+\S)")
+_CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """The one statement the reply commits to; `hedged` when it came with a hedge."""
+
+    text: str
+    hedged: bool
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """A claim offering several candidates ("X or Y"), each to be compared with the gold."""
+
+    items: list[str]
+    hedged: bool
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A reply that declines, or says nothing, with no guess beside it."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A reply the rules cannot read with confidence; `reason` goes into the grade note."""
+
+    reason: str
+
+
+Reading = Claim | Candidates | Refusal | Unreadable
+
+
+def _answer_part(reply: str) -> str | Unreadable:
+    """The part of the reply that answers: a JSON reply's `answer`, or the one `Answer:` line."""
+    stripped = reply.strip()
+    if stripped.startswith("{") and stripped.endswith("}"):
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("answer"), (str, int, float)):
+            return str(data["answer"])
+    values = {re.sub(r"\W+", " ", m["value"]).strip().lower(): m["value"] for m in _ANSWER_LINE.finditer(stripped)}
+    if len(values) > 1:
+        return Unreadable("several final answers")
+    if values:
+        return next(iter(values.values())).strip(" *_")
+    return stripped
+
+
+def _without_hedges(text: str) -> str:
+    """The text without hedging phrases; a clause that held only a hedge goes too, and so does the
+    separator after it when it opens the text ("I'm not sure, but I think X" reads "X"; "X, I think,
+    but Y" keeps its "but")."""
+    parts = _CLAUSE.split(text)
+    kept: list[str] = []
+    for index in range(0, len(parts), 2):
+        clause = _HEDGE.sub(" ", parts[index])
+        separator = parts[index + 1] if index + 1 < len(parts) else ""
+        if _FILLER.sub("", clause).strip():
+            kept.append(clause + separator)
+        elif kept:
+            kept.append(separator)
+    return re.sub(r"(?:[\s,;:.?!—–-]|\bbut\b)+$", "", re.sub(r"\s+", " ", "".join(kept))).strip()
+
+
+def _only_refusal(text: str) -> bool:
+    """Every clause of the text is a refusal or filler ("Sorry, I don't know.")."""
+    clauses = [c for c in re.split(r"[,;.!?—–]|\bbut\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
+    return all(is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in clauses)
+
+
+def is_hedged(text: str) -> bool:
+    """True when the text equivocates ("maybe", "I think", "not sure", …)."""
+    return bool(_HEDGE.search(text.replace("\u2019", "'")))
+
+
+def read_reply(reply: str | None, golds: list[str]) -> Reading:
+    """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
+    if reply is None or not reply.strip():
+        return Refusal("empty reply")
+    if _TO_GRADER.search(reply):
+        return Unreadable("addresses the grader")
+    part = _answer_part(reply)
+    if isinstance(part, Unreadable):
+        return part
+    text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
+    if is_refusal(text):
+        return Refusal("refusal with no guess") if _only_refusal(text) else Unreadable(
+            "a refusal beside other statements (context or a guess)")
+    if len([line for line in text.splitlines() if line.strip()]) > 1:
+        return Unreadable("several lines (a list or a paragraph)")
+    if _SENTENCE_END.search(text.rstrip(" .!")):
+        return Unreadable("more than one sentence")
+    hedged = bool(_HEDGE.search(text))
+    if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
+            _without_hedges(text))) > 1:
+        return Unreadable("several hedged statements (candidates)")
+    claim = _without_hedges(text) if hedged else text.strip(" .!?")
+    pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
+    listed_gold = any("," in gold or " and " in gold for gold in golds)
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold:
+        return Unreadable("a list of several items")
+    gold_text = " ".join(golds).lower()
+    if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
+        return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
+    if ";" in claim:
+        return Unreadable("several statements")
+    if (several := _CANDIDATES.search(claim)) and several.group(0).strip().lower() not in gold_text.split():
+        offered = re.sub(r"^(?:(?:it'?s|it\s+(?:is|was))\s+)?either\s+", "", claim, flags=re.IGNORECASE)
+        items = [item.strip(" ,.") for item in _CANDIDATES.split(offered) if item.strip(" ,.")]
+        return Candidates(items, hedged) if len(items) > 1 else Unreadable("several candidates")
+    if not claim:
+        return Refusal("a hedge with no answer")
+    return Claim(claim, hedged)
+
+
+__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "is_hedged", "read_reply"]

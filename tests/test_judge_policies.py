@@ -1,0 +1,161 @@
+"""`--judge-prompt simpleqa-verified`, `--judge-prompt-file FILE` and the judge reading the whole reply.
+
+The judge runs as `openai:MODEL@URL` against a small OpenAI-compatible server started by the test on
+127.0.0.1 (OpenAI itself is unreachable here); it records every prompt and grades by a rule of the
+test's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+import factprobe.eval.cli.main as cli
+from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.grading.cascade import build_grader
+from factprobe.eval.grading.judge import JudgeGrader
+from tests.fakes import ScriptedModel, last_user
+
+SERVED = "judge-model"
+CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon")
+
+
+class JudgeServer:
+    """Answers /v1/models and /v1/chat/completions; `grade(prompt)` gives the reply's text."""
+
+    def __init__(self, grade: Callable[[str], str]) -> None:
+        self.prompts: list[str] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _send(self, body: dict) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                self._send({"object": "list", "data": [{"id": SERVED, "object": "model", "owned_by": "test"}]})
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+                prompt = body["messages"][-1]["content"]
+                server.prompts.append(prompt)
+                self._send({"id": "c", "object": "chat.completion", "created": 1, "model": SERVED,
+                            "choices": [{"index": 0, "finish_reason": "stop",
+                                         "message": {"role": "assistant", "content": grade(prompt)}}],
+                            "usage": {"prompt_tokens": 50, "completion_tokens": 5, "total_tokens": 55}})
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+
+@pytest.fixture
+def judge_server() -> Iterator[JudgeServer]:
+    def grade(prompt: str) -> str:
+        uncommitted = "without committing to one" in prompt and " or " in prompt.split("Answer to grade:")[-1]
+        return "Candidates, none committed to.\nGrade: NOT_ATTEMPTED" if uncommitted else "Grade: CORRECT"
+
+    server = JudgeServer(grade)
+    server.thread.start()
+    yield server
+    server.httpd.shutdown()
+    server.httpd.server_close()
+
+
+def write_cases(path: Path, answers: list[str]) -> Path:
+    lines = [{"question": CAPITAL.question, "gold": "Lisbon", "answer": answer, "label": "NOT_ATTEMPTED"}
+             for answer in answers]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def audit(capsys, *args: str) -> tuple[int, dict | None, str]:
+    code = cli.main(["audit-grader", *args, "--json", "--no-cache"])
+    captured = capsys.readouterr()
+    return code, (json.loads(captured.out) if code == 0 else None), captured.err
+
+
+def test_simpleqa_verified_judge_reads_its_own_rules(tmp_path, judge_server, capsys) -> None:
+    cases = write_cases(tmp_path / "cases.jsonl", ["Porto or Lisbon"])
+    code, result, _ = audit(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
+                            "--judge-prompt", "simpleqa-verified")
+    assert code == 0 and result is not None
+    assert result["grader"]["prompt"] == "simpleqa-verified" and result["agreement"] == 1.0
+    [prompt] = judge_server.prompts
+    assert "acceptable range" in prompt and "without committing to one" in prompt
+
+
+def test_the_rules_follow_the_policy_on_candidates() -> None:
+    simpleqa = build_grader("rules", None, judge_prompt="simpleqa")
+    verified = build_grader("rules", None, judge_prompt="simpleqa-verified")
+    assert asyncio.run(simpleqa.grade(CAPITAL, "Porto or Lisbon")).grade is Grade.INCORRECT
+    assert asyncio.run(verified.grade(CAPITAL, "Porto or Lisbon")).grade is Grade.NOT_ATTEMPTED
+    assert asyncio.run(verified.grade(CAPITAL, "Porto or Madrid")).grade is Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("1,480", Grade.CORRECT), ("1,600", Grade.INCORRECT), ("Between 1,400 and 1,600", Grade.UNGRADED),
+])
+def test_a_gold_with_an_acceptable_range(answer: str, grade: Grade) -> None:
+    question = Question(id="n1", question="How many people attended?",
+                        answer="1,500 (acceptable range: 1,450 to 1,550)")
+    assert asyncio.run(build_grader("rules", None).grade(question, answer)).grade is grade
+
+
+def test_prompt_file_is_used_as_written_and_recorded_by_hash(tmp_path, judge_server, capsys) -> None:
+    template = tmp_path / "paper_prompt.txt"
+    template.write_text("Q: {question}\nReference: {gold}\nResponse: {answer}\nEnd with `Grade: LABEL`.\n",
+                        encoding="utf-8")
+    cases = write_cases(tmp_path / "cases.jsonl", ["Lisbon, of course"])
+    code, result, _ = audit(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
+                            "--judge-prompt-file", str(template))
+    assert code == 0 and result is not None
+    assert judge_server.prompts == [f"Q: {CAPITAL.question}\nReference: Lisbon\nResponse: Lisbon, of course\n"
+                                    "End with `Grade: LABEL`.\n"]
+    assert result["grader"]["prompt_sha256"] == hashlib.sha256(template.read_bytes()).hexdigest()
+    assert result["grader"]["prompt"] == "file:paper_prompt.txt"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("Q: {question}\nA: {answer}\n", "missing: gold"),
+    ("Q: {question} {gold} {answer} {rubric}\n", "unknown: rubric"),
+])
+def test_a_bad_prompt_file_exits_2_naming_the_file(tmp_path, capsys, text: str, problem: str) -> None:
+    template = tmp_path / "bad.txt"
+    template.write_text(text, encoding="utf-8")
+    cases = write_cases(tmp_path / "cases.jsonl", ["Lisbon"])
+    code, _, err = audit(capsys, str(cases), "--grader", "judge", "--judge", "openai:x@http://127.0.0.1:9/v1",
+                         "--judge-prompt-file", str(template))
+    assert code == 2 and str(template) in err and problem in err
+
+
+def test_a_prompt_file_without_a_judge_exits_2(tmp_path, capsys) -> None:
+    template = tmp_path / "t.txt"
+    template.write_text("{question} {gold} {answer}", encoding="utf-8")
+    code, _, err = audit(capsys, str(write_cases(tmp_path / "c.jsonl", ["Lisbon"])), "--judge-prompt-file",
+                         str(template))
+    assert code == 2 and "--judge-prompt-file" in err
+
+
+def test_the_judge_reads_the_whole_reply() -> None:
+    model = ScriptedModel(lambda messages, params: "Grade: CORRECT")
+    judge = JudgeGrader(model)
+    reply = "The river port at the Tagus mouth.\nAnswer: Lisbon"
+    asyncio.run(judge.grade(CAPITAL, "Lisbon", reply))
+    assert "The river port at the Tagus mouth." in last_user(model.calls[0][0])
+    asyncio.run(judge.grade(CAPITAL, "Lisbon"))
+    assert "Answer to grade: Lisbon" in last_user(model.calls[1][0])
