@@ -85,13 +85,16 @@ def with_settings(config: RunConfig) -> RunConfig:
     return config
 
 
+JSON_KINDS: dict[type, str] = {dict: "object", list: "list", str: "string"}
+
+
 def manifest_part(run_dir: RunDir, data: dict[str, Any], key: str, kind: type) -> Any:
     """`data[key]` of the run's manifest; RunDirError naming the file and field when it is missing
     or of another type (a manifest changed by hand or by another tool)."""
     value = data.get(key)
     if not isinstance(value, kind):
         found = "missing" if value is None else f"a {type(value).__name__}"
-        expected = {dict: "object", list: "list", str: "string"}[kind]
+        expected = JSON_KINDS.get(kind, kind.__name__)
         raise RunDirError(f"{run_dir.manifest_path}: field `{key}` is {found}, expected a JSON {expected}. "
                           f"factprobe writes the manifest; restore it, or start a new run with another --out.")
     return value
