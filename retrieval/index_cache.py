@@ -15,6 +15,7 @@ from typing import Callable, TypeVar
 
 from factprobe.eval.store.atomic import atomic_folder
 from factprobe.eval.store.json_store import default_cache_dir
+from factprobe.eval.store.stale import remove_stale
 
 T = TypeVar("T")
 
@@ -88,5 +89,7 @@ def remember(kind: str, key: str, build: Callable[[], T]) -> T:
 def _save_atomically(index: T, path: Path, save: Callable[[T, Path], None]) -> None:
     """Write into a temporary folder and rename it, so a reader never sees half an index (when
     another process saved the same index first, its copy is kept)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale(path.parent)        # left by a process killed while saving
     with atomic_folder(path) as temporary:
         save(index, temporary)

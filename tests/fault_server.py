@@ -15,6 +15,7 @@ forever; `/v1/models` lists the one served model. Every request is counted. Mode
 - `slow`: a well-formed reply after `SLOW_S` seconds
 - `notfound`: 404, as a server answers a model it does not serve
 - `echo_key`: 401 whose message echoes the request's Authorization header
+- `echo_token`: 500 whose message echoes the bare token of that header (no `Bearer`), as gateways do
 """
 
 from __future__ import annotations
@@ -135,6 +136,10 @@ class FaultServer:
         elif mode == "echo_key":
             echoed = handler.headers.get("authorization", "")
             send(401, json.dumps({"error": {"message": f"Incorrect API key; you sent {echoed}"}}).encode())
+        elif mode == "echo_token":
+            token = handler.headers.get("authorization", "").removeprefix("Bearer ")
+            send(500, json.dumps({"error": {"message": f"upstream refused credential {token}"}}).encode(),
+                 {"retry-after-ms": "10"})
         else:
             raise ValueError(f"unknown fault mode {mode!r}")
 

@@ -16,7 +16,6 @@ from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import StrategyOptionError
 from factprobe.eval.core.schema import Passage, Question
 from factprobe.eval.datasets.sample import load_sample, load_sample_corpus
-from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval import index_cache
 from factprobe.retrieval.corpus import fingerprint
@@ -193,12 +192,12 @@ def test_cli_rejects_bad_retriever_without_traceback(tmp_path, scripted, capsys)
     assert code == 2 and "unknown retriever 'bm26'" in capsys.readouterr().err
 
 
-def test_question_without_any_corpus_is_an_error_row(tmp_path, scripted) -> None:
+def test_rag_without_any_corpus_is_refused_before_the_run(tmp_path, scripted, capsys) -> None:
     questions = write_jsonl(tmp_path / "questions.jsonl", QUESTIONS[:1])
     out = tmp_path / "run"
-    assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == EXIT_TOO_MANY_ERRORS
-    (row,) = RunDir(out).read_results()
-    assert row.grade == "ERROR" and "bm25: the corpus is empty" in row.error
+    assert cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "rag", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "has no corpus" in err and "--retriever bm25:PATH" in err and not out.exists()
 
 
 def test_no_cache_keeps_retrieval_results_off_disk(isolated_cache: Path) -> None:

@@ -121,13 +121,14 @@ def test_report_recomputes_the_same_summary(tmp_path, dataset_file, scripted) ->
 
 
 def test_bad_model_is_a_clear_error(tmp_path, dataset_file, capsys) -> None:
-    code = run_cli("--dataset", f"jsonl:{dataset_file}", "--model", "nonsense", "--out", str(tmp_path / "r"))
+    code = run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--model", "nonsense",
+                   "--out", str(tmp_path / "r"))
     assert code == 2
     assert "unknown model 'nonsense'" in capsys.readouterr().err
 
 
 def test_missing_gguf_is_a_clear_error(tmp_path, dataset_file, capsys) -> None:
-    code = run_cli("--dataset", f"jsonl:{dataset_file}", "--model", "local:/no/such.gguf",
+    code = run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--model", "local:/no/such.gguf",
                    "--out", str(tmp_path / "r"))
     assert code == 2
     err = capsys.readouterr().err

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, ModelSpecError
 from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.eval.core.secrets import remember_in_args
 from factprobe.eval.store.json_store import default_cache_dir
 
 SPEC_HELP = ("use `local` (embedded SmolLM2), `local:PATH.gguf`, `openai:MODEL`, "
@@ -30,6 +31,7 @@ def load_backend(spec: str, threads: int | None = None, limits: RequestLimits = 
     ignore it and take `limits` instead.
     """
     kind, _, rest = spec.partition(":")
+    remember_in_args([spec])          # a key in a base URL is redacted wherever text is written
     if kind == "local":
         from factprobe.agents.models.local import LocalModel
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from factprobe.eval.analysis.columns import answerable_scores, columns_of
+from factprobe.eval.analysis.columns import answerable_scores, columns_of, grade_counts
 from factprobe.eval.analysis.metrics import grade_metrics, mean, percentile
 from factprobe.eval.analysis.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
-from factprobe.eval.core.schema import Result
+from factprobe.eval.core.schema import Grade, Result
 
 CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
              "f_score")
@@ -16,9 +16,14 @@ CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors",
 
 @strategy_metric(order=10)
 def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
-    """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart."""
+    """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart,
+    their ERROR rows too (`errors_unanswerable`; `errors_all` counts every ERROR row)."""
     scores = dict(answerable_scores(rows))
-    scores["n_unanswerable"] = len(rows) - int(columns_of(rows).answerable.sum())
+    columns = columns_of(rows)
+    scores["n_unanswerable"] = len(rows) - int(columns.answerable.sum())
+    unanswerable = grade_counts(columns.grade[~columns.answerable])
+    scores["errors_unanswerable"] = unanswerable.get(Grade.ERROR, 0)
+    scores["errors_all"] = scores["errors"] + scores["errors_unanswerable"]
     return scores
 
 

@@ -15,9 +15,10 @@ from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.config.baseline import BaselineError
-from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
+from factprobe.eval.config.options import OptionError, add_run_options, explicit_options, path_arg
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+from factprobe.eval.core.secrets import redacted_output, remember_in_args
 from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
@@ -153,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     strategies_parser.set_defaults(handler=cmd_strategies)
     sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
-    sweep.add_argument("--out", type=Path, help="folder of the cells' run directories and sweep.csv")
+    sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)
@@ -161,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    remember_in_args(sys.argv[1:] if argv is None else argv)
+    with redacted_output():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
     console = Console() if sys.stdout.isatty() else Console(width=160)

@@ -21,6 +21,14 @@ def comma_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",")]
 
 
+def path_arg(text: str) -> Path:
+    """A path option's value; an empty one (which would mean the current directory) is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty (an empty path would write into the current "
+                                         "directory); name a folder")
+    return Path(text)
+
+
 def flag_of(name: str) -> str:
     return RunConfig.option_meta(name).get("flag") or "--" + name.replace("_", "-")
 
@@ -63,8 +71,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                                 metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
-            parser.add_argument(flag, dest=name, type=kind if kind in (int, float, Path) else str,
-                                default=argparse.SUPPRESS, help=help_text)
+            kind = path_arg if kind is Path else kind if kind in (int, float) else str
+            parser.add_argument(flag, dest=name, type=kind, default=argparse.SUPPRESS, help=help_text)
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
 
 

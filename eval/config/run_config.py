@@ -116,6 +116,11 @@ class RunConfig(BaseModel):
                               "or an empty, oversized or malformed reply", ge=0, le=20, changes_results=False)
     max_error_rate: float = option(0.05, "exit with status 3 when more than this share of rows are ERROR",
                                    ge=0.0, le=1.0, changes_results=False)
+    max_jobs: int = option(1_000_000, "refuse a run of more (question, strategy, repeat) jobs than this, "
+                           "before any work", ge=1, changes_results=False)
+    max_undecided_rate: float = option(0.5, "exit with status 3 when more than this share of rows are "
+                                       "UNGRADED (graded by no one: nothing was measured)",
+                                       ge=0.0, le=1.0, changes_results=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -140,11 +145,19 @@ class RunConfig(BaseModel):
         """The answer prompt of --preset / --prompt-file (None: each strategy's own prompt)."""
         return answer_prompt(self.preset, self.prompt_file, self.reply_format)
 
-    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate")
+    @field_validator("temperature", "sample_temperature", "request_timeout", "max_error_rate",
+                     "max_undecided_rate")
     @classmethod
     def _finite(cls, value: float) -> float:
         if not math.isfinite(value):
             raise ValueError("must be a finite number")
+        return value
+
+    @field_validator("out", mode="before")
+    @classmethod
+    def _named_out(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty (it would write into the current directory); name a folder")
         return value
 
     @field_validator("strategies", "confidence", "plugins", "modality")

@@ -1,9 +1,14 @@
-"""Error text safe to record: anything shaped like an API key or token is redacted (servers and
-SDKs may echo credentials in their messages)."""
+"""Error text safe to record: every secret the process was given (factprobe.eval.core.secrets)
+and anything shaped like an API key or token is redacted (servers and SDKs may echo credentials in
+their messages, in any shape)."""
 
 from __future__ import annotations
 
 import re
+
+from factprobe.eval.core.secrets import REDACTED, redact_values
+
+__all__ = ["REDACTED", "error_text", "redact"]
 
 # Credential shapes seen in SDK error texts: provider key prefixes, bearer tokens, `key=...`
 # query or header echoes, and long opaque tokens. A hand-written pattern list: the messages are
@@ -16,12 +21,12 @@ _SECRET = re.compile(
     r"|(?<=[?&]key=)[^&\s]+"
     r"|(?i:(?<=api[_-]key[=:] )|(?<=api[_-]key[=:]))[^\s,;)]+"
     r"|\b(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{40,}\b)")
-REDACTED = "[redacted]"
 
 
 def redact(text: str) -> str:
-    """`text` with every substring shaped like an API key or token replaced by [redacted]."""
-    return _SECRET.sub(REDACTED, text)
+    """`text` with every known secret value and every substring shaped like an API key or token
+    replaced by [redacted]."""
+    return _SECRET.sub(REDACTED, redact_values(text))
 
 
 def error_text(exc: BaseException) -> str:

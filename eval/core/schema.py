@@ -6,7 +6,7 @@ import re
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 HOP_REFERENCE = re.compile(r"#(\d+)")
 FieldValue = str | int | float | bool | list[str]
@@ -157,7 +157,7 @@ class Result(BaseModel):
     question: str
     gold: str | None
     category: str
-    answerable: bool = True
+    answerable: StrictBool = True
     hop_count: int = 1
     answer: str | None = None
     raw: str | None = None

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
+from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
@@ -100,7 +101,7 @@ class JudgeGrader:
         try:
             completion = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
-            return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {exc}")
+            return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {redact(str(exc))}")
         reading = read_judge_reply(completion.text, self.policy.fixed_lines())
         unread = reading.grade is Grade.UNGRADED
         note = f"{reading.reason}: {completion.text[:200]!r}" if unread else completion.text.strip()[:500]

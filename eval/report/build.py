@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, overload
 
+import orjson
 from rich.console import Console
 
 from factprobe.eval.analysis.summary import build_summary, latest_rows
@@ -68,12 +69,22 @@ def table_functions() -> list[TableFn]:
 
 
 def report_is_current(run_dir: RunDir) -> bool:
-    """summary.json and report.html (written last) are newer than results.jsonl and manifest.json."""
+    """summary.json and report.html (written last) are newer than results.jsonl and manifest.json,
+    and summary.json is a summary (a damaged or hand-edited one is redrawn)."""
     paths = (run_dir.summary_path, run_dir.path / REPORT_HTML, run_dir.results_path, run_dir.manifest_path)
     if not all(path.is_file() for path in paths):
         return False
     summary, html, results, manifest = (path.stat().st_mtime_ns for path in paths)
-    return min(summary, html) >= max(results, manifest)
+    return min(summary, html) >= max(results, manifest) and _is_summary(run_dir.summary_path)
+
+
+def _is_summary(path: Path) -> bool:
+    """summary.json parses (NaN and Infinity are not JSON) to an object with its `strategies`."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and isinstance(data.get("strategies"), dict)
 
 
 @contextmanager
@@ -93,6 +104,11 @@ def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
+    with run_dir.report_lock():         # two reports of one directory at once take turns
+        return _read_and_write(run_dir, console, tables, plots)
+
+
+def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any) -> dict[str, Any]:
     rows: list[Any] = run_dir.latest_slim()
     with collector_skips_what_exists():
         # grouped by strategy once, for the sections and the plots alike

@@ -3,7 +3,7 @@
 After `factprobe run` (and `--resume`) the latest row of every (question, strategy, repeat) is
 counted; when the share of ERROR rows exceeds `--max-error-rate`, the run exits with
 EXIT_TOO_MANY_ERRORS after its summary is written, and says how many failed and why (the most
-common error messages, with anything shaped like an API key redacted).
+common error messages, with every secret redacted: factprobe.eval.core.secrets).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.core.secrets import REDACTED
 
+__all__ = ["REDACTED", "redact"]
 EXIT_TOO_MANY_ERRORS = 3
 TOP_MESSAGES = 3
 
@@ -35,6 +37,13 @@ class ErrorReport:
 
     def exceeds(self, max_rate: float) -> bool:
         return self.rows > 0 and self.rate > max_rate
+
+    @property
+    def undecided_rate(self) -> float:
+        return self.ungraded / self.rows if self.rows else 0.0
+
+    def undecided_exceeds(self, max_rate: float) -> bool:
+        return self.rows > 0 and self.undecided_rate > max_rate
 
 
 def error_report(rows: list[Result]) -> ErrorReport:
@@ -67,13 +76,23 @@ def failure_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
             f"(failed rows are run again).")
 
 
-def warnings(report: ErrorReport, max_rate: float) -> list[str]:
+def undecided_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
+    """One paragraph: how many rows no grader decided, against the limit, and what to do."""
+    return (f"{report.ungraded} of {report.rows} rows are UNGRADED ({report.undecided_rate:.1%}), above "
+            f"--max-undecided-rate {max_rate:.1%}: the run's scores are not measured. The commonest cause is "
+            f"a judge whose calls fail (see the rows' grade_note) or a rule grader that cannot decide "
+            f"this dataset's answers. The results and summary are written; fix the judge and continue "
+            f"with `factprobe run --resume --out {run_path}` (UNGRADED rows are re-graded by the "
+            f"--judge from their stored answers), or raise --max-undecided-rate.")
+
+
+def warnings(report: ErrorReport, max_rate: float, max_undecided_rate: float = 1.0) -> list[str]:
     """Lines worth printing beside the exit status: errors within the limit, ungraded rows, rows
     whose post steps failed."""
     lines = []
     if report.errors and not report.exceeds(max_rate):
         lines.append(f"{report.errors} of {report.rows} rows are ERROR ({report.rate:.1%})")
-    if report.ungraded:
+    if report.ungraded and not report.undecided_exceeds(max_undecided_rate):
         lines.append(f"{report.ungraded} rows are UNGRADED (counted apart, never folded into a grade); "
                      f"with a --judge, `--resume` re-grades them")
     if report.post_step_failures:

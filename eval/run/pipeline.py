@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -22,6 +23,7 @@ from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
+from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
@@ -33,8 +35,15 @@ from factprobe.eval.media.attach import (
     check_model_reads_images,
     prepare_media,
 )
+from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
 from factprobe.eval.run.confidence import check_confidence_config
-from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, warnings
+from factprobe.eval.run.failures import (
+    EXIT_TOO_MANY_ERRORS,
+    error_report,
+    failure_message,
+    undecided_message,
+    warnings,
+)
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
 from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.steps import active_post_steps
@@ -76,13 +85,35 @@ def with_settings(config: RunConfig) -> RunConfig:
     return config
 
 
+JSON_KINDS: dict[type, str] = {dict: "object", list: "list", str: "string"}
+
+
+def manifest_part(run_dir: RunDir, data: dict[str, Any], key: str, kind: type) -> Any:
+    """`data[key]` of the run's manifest; RunDirError naming the file and field when it is missing
+    or of another type (a manifest changed by hand or by another tool)."""
+    value = data.get(key)
+    if not isinstance(value, kind):
+        found = "missing" if value is None else f"a {type(value).__name__}"
+        expected = JSON_KINDS.get(kind, kind.__name__)
+        raise RunDirError(f"{run_dir.manifest_path}: field `{key}` is {found}, expected a JSON {expected}. "
+                          f"factprobe writes the manifest; restore it, or start a new run with another --out.")
+    return value
+
+
 def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     """The recorded config of the run in `out`, with the options that may change (those that
     change no result) replaced; any other difference is a ConfigError naming the options."""
-    manifest = RunDir(out).read_manifest()
-    recorded = _validated(manifest["config"], f"{RunDir(out).manifest_path}")
-    wanted = with_settings(_validated({**manifest["config"], **explicit, "out": out}))
-    changed = [key for key, value in wanted.identity().items() if recorded.identity()[key] != value]
+    run_dir = RunDir(out)
+    config = manifest_part(run_dir, run_dir.read_manifest(), "config", dict)
+    recorded = _validated(config, f"{run_dir.manifest_path}")
+    wanted = with_settings(_validated({**config, **explicit, "out": out}))
+    # the manifest holds secrets redacted, so a spec given again is compared as it was written
+    given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
+    changed = [key for key, value in given.items() if recorded.identity()[key] != value]
+    hidden = [f"--{key}" for key in ("model", "judge") if REDACTED in str(getattr(wanted, key) or "")]
+    if hidden and not changed:
+        raise ConfigError(f"the run in {out} was started with a secret in {' and '.join(hidden)}, which its "
+                          f"manifest keeps redacted: give {' and '.join(hidden)} again with --resume.")
     if changed:
         raise ConfigError(f"--resume continues the run in {out} as it was started; these options "
                           f"differ from its manifest: {', '.join(changed)}. Start a new run with "
@@ -121,15 +152,19 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
 
 
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
-    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed the limit."""
+    """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
+    or UNGRADED rows exceed --max-undecided-rate (each cause named)."""
     report = error_report(run_dir.read_results())
-    for line in warnings(report, config.max_error_rate):
+    for line in warnings(report, config.max_error_rate, config.max_undecided_rate):
         console.print(f"[yellow]warning:[/yellow] {line}")
+    messages = []
     if report.exceeds(config.max_error_rate):
-        message = failure_message(report, config.max_error_rate, str(run_dir.path))
+        messages.append(failure_message(report, config.max_error_rate, str(run_dir.path)))
+    if report.undecided_exceeds(config.max_undecided_rate):
+        messages.append(undecided_message(report, config.max_undecided_rate, str(run_dir.path)))
+    for message in messages:
         print(f"factprobe: {message}", file=sys.stderr)
-        return EXIT_TOO_MANY_ERRORS
-    return 0
+    return EXIT_TOO_MANY_ERRORS if messages else 0
 
 
 def report_current(run_dir: RunDir) -> bool:
@@ -151,8 +186,10 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError)."""
     run_dir = RunDir(run_folder(config))
+    remember_in_args([config.model, config.judge or ""])   # the Python API passes no argv
     try:
-        return _execute_locked(config, resume, console, run_dir)
+        with redacted_output():                # printed text too: the Python API and sweeps
+            return _execute_locked(config, resume, console, run_dir)
     finally:
         run_dir.unlock()
 
@@ -165,23 +202,30 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     run_dir.lock()
     if resume:
         manifest = run_dir.read_manifest()
-        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
+        recorded = manifest_part(run_dir, manifest_part(run_dir, manifest, "dataset", dict), "fingerprint", str)
+        if recorded != dataset_fingerprint(dataset):
             raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
                               f"started (its content hash differs from the manifest's); resuming would "
                               f"mix answers to different questions. Start a new run instead.")
-        wanted = set(manifest["question_ids"])
+        wanted = set(map(str, manifest_part(run_dir, manifest, "question_ids", list)))
         questions = [q for q in dataset.questions if q.id in wanted]
         run_dir.drop_torn_tail()
         done = run_dir.done_keys()
         # Only a judge can decide what was left UNGRADED (or retry its own failed call): the rule
-        # grader is deterministic, so re-grading with it alone would append the same UNGRADED row.
-        ungraded = run_dir.ungraded_rows() if config.judge else []
+        # grader is deterministic, so without a judge an UNGRADED row is final and left as it is
+        # (asking again would append a copy on every --resume).
+        ungraded = run_dir.ungraded_rows()
+        if not config.judge:
+            done |= {row.key for row in ungraded}
+            ungraded = []
     else:
         if run_dir.results_path.exists():
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
         done, ungraded = set(), []
+    check_job_count(questions, config)
+    check_retrieval_corpus(dataset, questions, config)
     if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
                       f"(`factprobe report {run_dir.path}` redraws it)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -133,9 +133,10 @@ class Runner:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
         return await self.grader.regrade(row, question)
 
-    def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> list[Job]:
-        return [Job(q, s, r) for r in range(self.config.repeats) for q in questions
-                for s in self.config.strategies if (q.id, s, r) not in done]
+    def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> Iterator[Job]:
+        """The jobs not done, generated one at a time (memory does not grow with their number)."""
+        return (Job(q, s, r) for r in range(self.config.repeats) for q in questions
+                for s in self.config.strategies if (q.id, s, r) not in done)
 
     async def regrade_all(self, rows: list[Result], questions: list[Question]) -> int:
         """Re-grade the UNGRADED rows the grading service may decide (GradingService.regrades)
@@ -153,15 +154,15 @@ class Runner:
 
     async def run(self, questions: list[Question], done: set[tuple[str, str, int]]) -> int:
         """Run every job not yet done; returns how many ran."""
-        jobs = self.jobs(questions, done)
-        if not jobs:
+        pending = sum(1 for _ in self.jobs(questions, done))
+        if not pending:
             return 0
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("errors: {task.fields[errors]}"), TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, console=self.console, transient=False) as progress:
-            task = progress.add_task("answering", total=len(jobs), errors=0)
+            task = progress.add_task("answering", total=pending, errors=0)
             errors = 0
-            queue = iter(jobs)  # shared by the workers: each job is taken by exactly one of them
+            queue = self.jobs(questions, done)  # shared by the workers: each job is taken by exactly one
 
             async def worker() -> None:
                 nonlocal errors
@@ -173,6 +174,6 @@ class Runner:
 
             # `--concurrency` workers, not a task per job: a large run starts at once and holds
             # only the jobs in flight
-            await asyncio.gather(*(worker() for _ in range(min(len(jobs), max(1, self.config.concurrency)))))
-        return len(jobs)
+            await asyncio.gather(*(worker() for _ in range(min(pending, max(1, self.config.concurrency)))))
+        return pending
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
+import math
 import tomllib
 import typing
 from dataclasses import dataclass
@@ -25,10 +26,13 @@ from rich.table import Table
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.run.pipeline import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
+MAX_CELLS = 1000          # the default limit on a grid's cells; `max_cells = N` in [sweep] raises it
+SWEEP_KEYS = {"out", "max_cells"}   # keys of the [sweep] table that are not run options
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
              "tokens_ratio")
 
@@ -75,7 +79,7 @@ def read_grid(path: Path) -> dict[str, Any]:
     grid = data.get("sweep")
     if not isinstance(grid, dict) or not grid:
         raise SweepError(f"{path}: needs a [sweep] table of run options")
-    unknown = sorted(set(grid) - set(RunConfig.model_fields) - {"out"})
+    unknown = sorted(set(grid) - set(RunConfig.model_fields) - SWEEP_KEYS)
     if unknown:
         raise SweepError(f"{path}, [sweep]: unknown option(s) {', '.join(unknown)}; "
                          f"known: {', '.join(sorted(RunConfig.model_fields))}")
@@ -98,10 +102,24 @@ def _folded(config: RunConfig) -> str:
     return json.dumps(data, sort_keys=True, default=str)
 
 
+def check_size(grid: dict[str, Any], names: list[str], axes: list[list[Any]], source: str) -> None:
+    """SweepError, before any cell is built, when the grid has more cells than its `max_cells`."""
+    limit = grid.get("max_cells", MAX_CELLS)
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise SweepError(f"{source}, [sweep]: max_cells = {limit!r}: expected a whole number of at least 1")
+    cells = math.prod(len(axis) for axis in axes)
+    if cells > limit:
+        sizes = " × ".join(f"{len(axis)} {key}" for key, axis in zip(names, axes) if len(axis) > 1)
+        raise SweepError(f"{source}, [sweep]: the grid has {cells:,} cells ({sizes}), above the limit of "
+                         f"{limit:,}; shorten the lists, or set `max_cells = {cells}` in the [sweep] table "
+                         f"if you mean to run them all.")
+
+
 def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]:
     """Every cell of the grid, in a stable order, with folded duplicates marked."""
-    names = [key for key in grid if key != "out"]
+    names = [key for key in grid if key not in SWEEP_KEYS]
     axes = [_axis(key, grid[key]) for key in names]
+    check_size(grid, names, axes, source)
     varying_keys = [key for key, axis in zip(names, axes) if len(axis) > 1]
     cells: list[Cell] = []
     seen: dict[str, str] = {}
@@ -149,7 +167,8 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     with atomic_open(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        writer.writerows(rows)
+        writer.writerows({key: redact_values(value) if isinstance(value, str) else value
+                          for key, value in row.items()} for row in rows)
 
 
 def print_table(rows: list[dict[str, Any]], console: Console) -> None:
@@ -188,7 +207,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
     table = read_grid(Path(grid)) if isinstance(grid, (str, Path)) else dict(grid)
     if isinstance(grid, dict):
-        unknown = sorted(set(table) - set(RunConfig.model_fields) - {"out"})
+        unknown = sorted(set(table) - set(RunConfig.model_fields) - SWEEP_KEYS)
         if unknown:
             raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")

@@ -13,6 +13,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from factprobe.eval.core.secrets import redact_values
+
 
 def default_cache_dir() -> Path:
     """`$FACTPROBE_CACHE`, else `$XDG_CACHE_HOME/factprobe`, else `~/.cache/factprobe`."""
@@ -67,7 +69,7 @@ class JsonStore:
         return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict) -> None:
-        text = json.dumps(value, ensure_ascii=False)
+        text = redact_values(json.dumps(value, ensure_ascii=False))
         with self._lock:
             self._db.execute(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", (key, text))
             self._db.commit()

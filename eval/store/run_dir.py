@@ -20,13 +20,17 @@ from typing import Annotated, Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.atomic import atomic_write_text
+from factprobe.eval.store.finite import check_finite
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
+from factprobe.eval.store.stale import remove_stale
 
 MANIFEST = "manifest.json"
 RESULTS = "results.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
+REPORT_LOCK = ".report.lock"
 SYNC_INTERVAL_S = 0.1   # the longest a finished row waits in the kernel before an fsync
 
 
@@ -54,7 +58,8 @@ class _RowRanges(BaseModel):
 
 def write_json_atomic(path: Path, value: Any) -> None:
     """`value` as indented JSON, replacing `path` atomically and durably (fsync of file and folder)."""
-    atomic_write_text(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n", fsync=True)
+    # no secret reaches a file, whatever its shape
+    atomic_write_text(path, redact_values(json.dumps(value, indent=2, ensure_ascii=False) + "\n"), fsync=True)
 
 
 def read_utf8(path: Path) -> str:
@@ -91,6 +96,8 @@ def parse_row(line: str) -> Result:
     The ranges are checked on the parsed row; only a row outside them is parsed again by
     _RowRanges, for its error message (a second parse of every row would double the cost)."""
     row = Result.model_validate_json(line)
+    if "NaN" in line or "Infinity" in line:      # not JSON; a row parsed this far may hold one
+        check_finite(line)
     if not (_in_range(row.confidence) and all(_in_range(value) for value in row.confidences.values())
             and all(_in_range(hop.confidence) for hop in row.hops or [])):
         _RowRanges.model_validate_json(line)
@@ -143,11 +150,29 @@ class RunDir:
                               f"their rows.") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        remove_stale(self.path)
         if not os.access(self.path, os.W_OK):
             self._lock_fd = fd
             self.unlock()
             raise RunDirError(f"--out {self.path} is not writable: choose a folder you can write to.")
         self._lock_fd = fd
+
+    @contextmanager
+    def report_lock(self) -> Iterator[None]:
+        """Hold `DIR/.report.lock` while the report is written: two reports of one directory at
+        once take turns (the second waits) instead of writing the same files together. Apart from
+        the run's lock, so a run in progress can still be reported."""
+        try:
+            fd = os.open(self.path / REPORT_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise RunDirError(f"{self.path}: cannot write its report ({exc.strerror or exc}); "
+                              f"report a directory you can write to.") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            remove_stale(self.path)
+            yield
+        finally:
+            os.close(fd)
 
     def unlock(self) -> None:
         """fsync the rows, release the lock; a folder this run created and left empty is removed."""
@@ -193,7 +218,7 @@ class RunDir:
         nothing); the disk gets it within SYNC_INTERVAL_S (an fsync at most that often, and one in
         `sync`), so a power cut loses at most the last fraction of a second of rows."""
         with self.results_path.open("a", encoding="utf-8") as handle:
-            handle.write(result.model_dump_json() + "\n")
+            handle.write(redact_values(result.model_dump_json()) + "\n")
             handle.flush()
             now = time.monotonic()
             if now - self._synced_at >= SYNC_INTERVAL_S:

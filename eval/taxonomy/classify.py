@@ -21,6 +21,7 @@ from typing import Any
 
 from factprobe.agents.models.base import ChatModel, GenerationParams
 from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.run_dir import RunDirError
 
 TAXONOMY_FILE = "taxonomy.jsonl"
@@ -130,7 +131,7 @@ class TaxonomyFile:
 
     def append(self, entry: dict[str, Any]) -> None:
         with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            handle.write(redact_values(json.dumps(entry, ensure_ascii=False)) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
 

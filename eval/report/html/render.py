@@ -10,6 +10,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from markupsafe import Markup
 
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.atomic import atomic_open
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _write_chunk(handle: IO[str], chunk: str, markers: dict[str, Iterable[str]])
         if marker in chunk:
             before, after = chunk.split(marker, 1)
             _write_chunk(handle, before, markers)
-            handle.writelines(pieces)
+            handle.writelines(redact_values(piece) for piece in pieces)
             _write_chunk(handle, after, markers)
             return
-    handle.write(chunk)
+    handle.write(redact_values(chunk))
