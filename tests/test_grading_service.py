@@ -83,9 +83,9 @@ def spied(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str, str]]:
     calls: list[tuple[int, str, str]] = []
     original = GradingService.grade
 
-    async def grade(self, question, answer, by=None):
+    async def grade(self, question, answer, reply=None, by=None):
         calls.append((id(self), question.id, (by or self.grader).name))
-        return await original(self, question, answer, by)
+        return await original(self, question, answer, reply, by)
 
     monkeypatch.setattr(GradingService, "grade", grade)
     return calls

@@ -127,7 +127,7 @@ class Runner:
 
     async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
         """The grading service's outcome (a grader that raises leaves the answer UNGRADED, for --resume)."""
-        return await self.grader.grade(question, answer, reply)
+        return await self.grader.grade(question, answer, reply=reply)
 
     async def regrade(self, row: Result, question: Question) -> Result:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
