@@ -112,7 +112,8 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
     data = write_questions(tmp_path / "q.jsonl", [TOWER, METAL])
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla,best_of_n", "--samples", "2",
-                     "--selector", "majority", "--out", str(out), "--max-error-rate", "1", *options]) == 0
+                     "--selector", "majority", "--out", str(out), "--max-error-rate", "1", "--max-undecided-rate", "1",
+                     *options]) == 0
     rows = {(r.question_id, r.strategy): r for r in RunDir(out).read_results()}
 
     answer = rows[("tower", "vanilla")]
