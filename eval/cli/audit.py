@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.agents.models.registry import load_model
+from factprobe.eval.cli.output import print_json
 from factprobe.eval.core.format import pct
 from factprobe.eval.grading.audit import (
     GRADE_COLUMNS,
@@ -100,7 +100,7 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
         rows = asyncio.run(grade_cases(cases, grader))
     summary = {**audit_summary(rows, judge_calls_of(grader)), "cases": str(path), "grader": grader.describe()}
     if args.json:
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        print_json(summary)
     else:
         print_audit(summary, console)
     return 0

@@ -14,6 +14,8 @@ from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
+from factprobe.eval.cli.compare import add_compare_command
+from factprobe.eval.cli.output import print_json, stdout_gone
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
@@ -59,19 +61,6 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def cmd_compare(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.report.compare import compare_runs
-
-    run_dirs = [RunDir(path) for path in args.dirs]
-    compare_runs(run_dirs, console)
-    if args.html:
-        from factprobe.eval.report.build import table_functions
-        from factprobe.eval.report.html.compare import write_compare_html
-
-        console.print(f"report: {write_compare_html(run_dirs, args.html, table_functions())}")
-    return 0
-
-
 def cmd_view(args: argparse.Namespace, console: Console) -> int:
     from factprobe.eval.report.html.view import open_report
 
@@ -86,7 +75,7 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
             raise ConfigError("usage: factprobe datasets describe D [--json]")
         description = describe_dataset(load_dataset(args.name))
         if args.json:
-            print(json.dumps(description, indent=2))
+            print_json(description)
         else:
             table = Table(title=f"dataset {args.name}", show_header=False)
             for key, value in description.items():
@@ -131,10 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="recompute summary, tables and plots from DIR (no model calls)")
     report.add_argument("dir", type=Path)
     report.set_defaults(handler=cmd_report)
-    compare = sub.add_parser("compare", help="side-by-side table of several runs")
-    compare.add_argument("dirs", type=Path, nargs="+")
-    compare.add_argument("--html", type=Path, metavar="FILE", help="also write the comparison as one HTML file")
-    compare.set_defaults(handler=cmd_compare)
+    add_compare_command(sub)
     view = sub.add_parser("view", help="open DIR/report.html in the default browser")
     view.add_argument("dir", type=Path)
     view.set_defaults(handler=cmd_view)
@@ -165,6 +151,9 @@ def main(argv: list[str] | None = None) -> int:
     except USER_ERRORS as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of stdout has gone (`factprobe … | head`): nothing left to say
+        stdout_gone()
+        return 0
     except KeyboardInterrupt:
         out = getattr(args, "out", None)
         hint = f" Continue with: factprobe run --resume --out {out}" if out else ""
