@@ -24,6 +24,7 @@ StrategyMetric = Callable[[list[Result]], dict[str, Any]]
 
 SECTIONS: Registry[SummarySection] = Registry("summary section", "factprobe.summary", [
     "factprobe.eval.analysis.scores",
+    "factprobe.eval.analysis.groups",
     "factprobe.eval.analysis.retrieval",
     "factprobe.eval.analysis.gains",
     "factprobe.eval.analysis.repeats",

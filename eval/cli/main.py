@@ -56,8 +56,12 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
     from factprobe.eval.report.build import write_report
 
-    write_report(run_dir, console)
+    summary = write_report(run_dir, console, explicit_options(args))
     console.print(f"summary: {run_dir.summary_path}")
+    problem = (summary.get("groups") or {}).get("error")
+    if problem and explicit_options(args):
+        print(f"factprobe: {problem}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -119,6 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
     report = sub.add_parser("report", help="recompute summary, tables and plots from DIR (no model calls)")
     report.add_argument("dir", type=Path)
+    add_run_options(report, ["group_by", "where"])
     report.set_defaults(handler=cmd_report)
     add_compare_command(sub)
     view = sub.add_parser("view", help="open DIR/report.html in the default browser")

@@ -42,9 +42,11 @@ def _default_text(name: str) -> str:
     return "unset" if default is None else str(default)
 
 
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """One flag per RunConfig field."""
+def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = None) -> None:
+    """One flag per RunConfig field (only those in `names` when given, and then no --resume)."""
     for name, field in RunConfig.model_fields.items():
+        if names is not None and name not in names:
+            continue
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
         if kind is bool:
@@ -65,7 +67,8 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
         else:
             parser.add_argument(flag, dest=name, type=kind if kind in (int, float, Path) else str,
                                 default=argparse.SUPPRESS, help=help_text)
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    if names is None:
+        parser.add_argument("--resume", action="store_true", help="continue the run in --out")
 
 
 def explicit_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -85,6 +85,15 @@ class RunConfig(BaseModel):
     modality: list[Literal["text", "frames", "caption"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
         "with the media; caption: with the dataset's caption); empty: media when there are any")
+    # which questions are asked, and how the summary groups and filters them
+    only_ids: Path | None = option(None, "ask only the questions whose ids this file lists (one per line, "
+                                   "as `factprobe difficulty` writes)")
+    exclude_ids: Path | None = option(None, "leave out the questions whose ids this file lists (one per line)")
+    group_by: list[str] = option(list, "also score by these fields of the rows or question records "
+                                 "(comma-separated, e.g. type,language): summary key `groups`",
+                                 changes_results=False)
+    where: str | None = option(None, "score only rows matching FIELD=V1|V2, FIELD!=V, FIELD<N (joined by "
+                               "' and ') in summary key `groups`", changes_results=False)
     # options that change no result row: a resumed run may change them
     out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
@@ -107,7 +116,7 @@ class RunConfig(BaseModel):
             raise ValueError("must be a finite number")
         return value
 
-    @field_validator("strategies", "confidence", "plugins", "modality")
+    @field_validator("strategies", "confidence", "plugins", "modality", "group_by")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         values = [value.strip() for value in values]
