@@ -15,6 +15,7 @@ from scipy.stats import multinomial
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.core.schema import Question
+from factprobe.eval.datasets.id_files import read_ids
 from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
 
@@ -178,3 +179,24 @@ def test_compare_page_shows_the_pairs_and_figures_without_local_paths(two_runs, 
     for name in ("delta_f", "reliability_vanilla", "per_category_vanilla"):
         assert (out.parent / f"compare_{name}.png").stat().st_size > 0
         assert f'data-name="compare_{name}"' in page
+
+
+def test_difficulty_tiers_count_the_runs_that_answered_each_question(two_runs, tmp_path, capsys) -> None:
+    strong, weak = two_runs
+    out = tmp_path / "tiers.tsv"
+    capsys.readouterr()
+    assert cli.main(["difficulty", str(strong), str(weak), "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    expected = {}
+    for qid in {q.id for q in QUESTIONS}:
+        right = sum(sum(code == 1 for (q, _), code in codes(run).items() if q == qid) * 2 > 2 for run in two_runs)
+        expected[qid] = {2: "solved", 1: "medium", 0: "hard"}[right]
+    assert {item["id"]: item["tier"] for item in data["items"]} == expected
+    assert data["tiers"]["solved"] == sum(t == "solved" for t in expected.values()) > 0
+    assert data["tiers"]["hard"] > 0
+    lines = [line.split("\t") for line in out.read_text().splitlines() if not line.startswith("#")]
+    assert {line[0]: line[1] for line in lines} == expected
+    solved = tmp_path / "solved.tsv"
+    assert cli.main(["difficulty", str(strong), str(weak), "--out", str(solved), "--keep", "solved"]) == 0
+    assert read_ids(solved, "--exclude-ids") == {qid for qid, tier in expected.items() if tier == "solved"}
+    assert cli.main(["difficulty", str(strong), str(weak), "--out", str(solved), "--keep", "easyish"]) == 2

@@ -15,6 +15,7 @@ from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
+from factprobe.eval.cli.difficulty import add_difficulty_command
 from factprobe.eval.cli.output import print_json, stdout_gone
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
@@ -126,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_options(report, ["group_by", "where"])
     report.set_defaults(handler=cmd_report)
     add_compare_command(sub)
+    add_difficulty_command(sub)
     view = sub.add_parser("view", help="open DIR/report.html in the default browser")
     view.add_argument("dir", type=Path)
     view.set_defaults(handler=cmd_view)
