@@ -30,6 +30,7 @@ PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | Non
 TABLES: Registry[TableFn] = Registry("report table", "factprobe.report", [
     "factprobe.eval.report.tables.scores",
     "factprobe.eval.report.tables.groups",
+    "factprobe.eval.report.gains_plot",
     "factprobe.eval.report.tables.modality",
     "factprobe.eval.report.tables.retrieval",
     "factprobe.eval.ttc.table",

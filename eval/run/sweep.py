@@ -27,7 +27,7 @@ from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.run.pipeline import new_config
 
-CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
+CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
              "tokens_ratio")
 
@@ -212,7 +212,11 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     write_csv(rows, folder / "sweep.csv")
     print_table(rows, console)
     from factprobe.eval.report.html.sweep_page import write_sweep_html
+    from factprobe.eval.report.sweep_plots import sweep_figures
 
-    page = write_sweep_html(rows, folder, print_table)
+    figures = sweep_figures(rows, folder)
+    for path in figures:
+        console.print(f"plot: {path}")
+    page = write_sweep_html(rows, folder, print_table, figures)
     console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold], in a browser: [bold]{page}[/bold]")
     return rows
