@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from scipy.stats import multinomial
+from sklearn.metrics import cohen_kappa_score
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
@@ -200,3 +201,55 @@ def test_difficulty_tiers_count_the_runs_that_answered_each_question(two_runs, t
     assert cli.main(["difficulty", str(strong), str(weak), "--out", str(solved), "--keep", "solved"]) == 0
     assert read_ids(solved, "--exclude-ids") == {qid for qid, tier in expected.items() if tier == "solved"}
     assert cli.main(["difficulty", str(strong), str(weak), "--out", str(solved), "--keep", "easyish"]) == 2
+
+
+def tau_b(x: list[float], y: list[float]) -> float:
+    """Kendall's τ-b written out: (concordant − discordant) / sqrt((n0 − ties x)(n0 − ties y))."""
+    concordant = discordant = ties_x = ties_y = 0
+    for i, j in itertools.combinations(range(len(x)), 2):
+        dx, dy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+        ties_x += dx == 0
+        ties_y += dy == 0
+        concordant += dx * dy > 0
+        discordant += dx * dy < 0
+    n0 = len(x) * (len(x) - 1) / 2
+    return (concordant - discordant) / np.sqrt((n0 - ties_x) * (n0 - ties_y))
+
+
+def test_runs_grading_the_same_answers_report_grader_agreement(two_runs, tmp_path, capsys) -> None:
+    """A second grader simulated by rewriting grades of a copy of one run (same answers, other grades)."""
+    strong, weak = two_runs
+    first, second = tmp_path / "judge_a", tmp_path / "judge_b"
+    flips = {"cap-france": "INCORRECT", "sym-silver": "NOT_ATTEMPTED", "cap-egypt": "CORRECT"}
+    for folder, flip in ((first, {}), (second, flips)):
+        folder.mkdir()
+        rows = [json.loads(line) for line in (strong / "results.jsonl").read_text().splitlines()]
+        for row in rows:
+            row["category"] = f"c{sorted(q.id for q in QUESTIONS).index(row['question_id']) % 4}"
+            row["grade"] = flip.get(row["question_id"], row["grade"])
+        (folder / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+        manifest = json.loads((strong / "manifest.json").read_text())
+        manifest["config"]["judge"] = "openai:other-judge" if flip else None
+        (folder / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    assert cli.main(["compare", str(first), str(second), str(weak), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    [entry] = data["grader_agreement"]                 # weak's answers differ: no entry for it
+    assert (entry["run"], entry["grader"], entry["baseline_grader"]) == ("judge_b", "openai:other-judge", "rules")
+    a = [json.loads(line) for line in (first / "results.jsonl").read_text().splitlines()]
+    b = [json.loads(line) for line in (second / "results.jsonl").read_text().splitlines()]
+    assert entry["n_rows"] == len(a) == 20
+    assert entry["agreement"] == pytest.approx(np.mean([x["grade"] == y["grade"] for x, y in zip(a, b)]))
+    assert entry["kappa"] == pytest.approx(cohen_kappa_score([x["grade"] for x in a], [y["grade"] for y in b]))
+    units = sorted(entry["units"])
+    assert entry["tau_units"] == "strategy × category" and units == [f"vanilla / c{i}" for i in range(4)]
+
+    def f_of(rows, category):
+        grades = [row["grade"] for row in rows if row["category"] == category]
+        return 2 * grades.count("CORRECT") / (len(grades) + len(grades) - grades.count("NOT_ATTEMPTED"))
+
+    fa = [f_of(a, f"c{i}") for i in range(4)]
+    fb = [f_of(b, f"c{i}") for i in range(4)]
+    assert [entry["units"][u]["baseline_f_score"] for u in units] == pytest.approx(fa)
+    assert [entry["units"][u]["f_score"] for u in units] == pytest.approx(fb)
+    assert entry["kendall_tau"] == pytest.approx(tau_b(fa, fb))

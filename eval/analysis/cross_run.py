@@ -178,7 +178,8 @@ def baseline_index(runs: list[LoadedRun], baseline: Path | None) -> int:
 
 def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, shared_only: bool = False,
                       n_resamples: int = 2000, n_flips: int = 2000) -> dict[str, Any]:
-    """The `compare --json` object: every run against the baseline run, paired."""
+    """The `compare --json` object: every run against the baseline run, paired; and, for runs that
+    graded the same answers, how their graders agree (factprobe.eval.analysis.grader_agreement)."""
     if len(runs) < 2:
         raise QuestionSetError("compare needs at least two runs")
     base = runs[baseline_index(runs, baseline)]
@@ -192,6 +193,10 @@ def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, share
             warnings.append(f"{run.name} shares no strategy name with {base.name} ({', '.join(run.by_strategy)} "
                             f"vs {', '.join(base.by_strategy)}), so it is not paired")
         pairs.extend(found)
+    from factprobe.eval.analysis.grader_agreement import grader_agreement
+
+    agreement = [entry for run in runs if run is not base
+                 for entry in [grader_agreement(base, run)] if entry is not None]
     return {"baseline": base.name, "runs": [run.name for run in runs], "n_shared": len(shared),
             "questions": {run.name: len(question_texts(run)) for run in runs},
-            "warnings": warnings, "pairs": pairs}
+            "warnings": warnings, "pairs": pairs, "grader_agreement": agreement}

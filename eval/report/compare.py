@@ -64,8 +64,26 @@ def category_table(data: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+def agreement_table(data: dict[str, Any], console: Console) -> None:
+    """How the graders of runs that graded the same answers agree."""
+    if not data.get("grader_agreement"):
+        return
+    table = Table(title=f"Graders on the same answers vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    for column in ("run", "grader", "vs grader", "rows", "agree", "κ", "τ (units)", "p τ"):
+        table.add_column(column, justify="left" if column in ("run", "grader", "vs grader") else "right")
+    for entry in data["grader_agreement"]:
+        tau = "–" if entry["kendall_tau"] is None else f"{entry['kendall_tau']:+.2f}"
+        table.add_row(entry["run"], entry["grader"], entry["baseline_grader"], str(entry["n_rows"]),
+                      pct(entry["agreement"]), num(entry["kappa"]), f"{tau} ({entry['n_units']} {entry['tau_units']})",
+                      num(entry["tau_p_value"], 3))
+    table.caption = ("rows with identical answers in both runs; agree: same grade; κ: Cohen's kappa; τ: Kendall's "
+                     "τ-b between the two graders' F rankings of the units")
+    console.print(table)
+
+
 def print_comparison(runs: list[LoadedRun], data: dict[str, Any], console: Console) -> None:
     side_by_side(runs, console)
     paired_table(data, console)
     if any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
         category_table(data, console)
+    agreement_table(data, console)

@@ -1,0 +1,88 @@
+"""How two runs' graders agree when the runs graded the same answers (judge vs judge, Video
+SimpleQA Fig. 8): over the (question, strategy, repeat) rows both runs hold with the same answer
+text and a grade in each, the share of equal grades, Cohen's κ, and Kendall's τ-b between the
+two rankings the graders give of the scored units (the strategies when there are three or more,
+else the strategy × category cells), with its p-value (scipy.stats.kendalltau).
+
+Runs are taken to grade the same answers when at least SAME_ANSWERS_SHARE of their shared rows
+with an answer carry identical text; other pairs of runs answered differently, and get no entry.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from factprobe.eval.analysis.cross_run import LoadedRun
+from factprobe.eval.analysis.metrics import grade_metrics
+from factprobe.eval.core.schema import GRADED, Grade, Result
+from factprobe.eval.grading.audit import cohen_kappa
+
+SAME_ANSWERS_SHARE = 0.95
+MIN_UNITS = 3
+
+
+def same_answer_rows(base: LoadedRun, run: LoadedRun) -> tuple[list[tuple[Result, Result]], int]:
+    """The row pairs with identical answers and a grade in both, and how many shared rows had an answer."""
+    theirs = {row.key: row for row in run.rows}
+    pairs, answered = [], 0
+    for row in base.rows:
+        other = theirs.get(row.key)
+        if other is None or row.answer is None or other.answer is None:
+            continue
+        answered += 1
+        if row.answer == other.answer and row.grade in GRADED and other.grade in GRADED:
+            pairs.append((row, other))
+    return pairs, answered
+
+
+def _f_by(pairs: list[tuple[Result, Result]], key: Callable[[Result], str]) -> tuple[list[str], list, list]:
+    """The units `key` names (answerable rows) and each grader's F of them."""
+    grades: dict[str, tuple[list[Grade], list[Grade]]] = defaultdict(lambda: ([], []))
+    for first, second in pairs:
+        if first.answerable:
+            grades[key(first)][0].append(first.grade)
+            grades[key(first)][1].append(second.grade)
+    names = sorted(grades)
+    return (names, [grade_metrics(grades[n][0])["f_score"] for n in names],
+            [grade_metrics(grades[n][1])["f_score"] for n in names])
+
+
+def unit_scores(pairs: list[tuple[Result, Result]]) -> tuple[str, list[str], list, list]:
+    """The units ranked (strategies, or strategy × category cells below three strategies) and each
+    grader's F of them."""
+    by_strategy = _f_by(pairs, lambda row: row.strategy)
+    if len(by_strategy[0]) >= MIN_UNITS:
+        return ("strategy", *by_strategy)
+    return ("strategy × category", *_f_by(pairs, lambda row: f"{row.strategy} / {row.category}"))
+
+
+def grader_label(run: LoadedRun) -> str:
+    """The judge model when the run had one, else the grader's name (rules)."""
+    config = run.manifest.get("config") or {}
+    return str(config.get("judge") or (run.manifest.get("grader") or {}).get("grader") or "?")
+
+
+def grader_agreement(base: LoadedRun, run: LoadedRun) -> dict[str, Any] | None:
+    """The agreement entry of two runs that graded the same answers; None when they did not."""
+    pairs, answered = same_answer_rows(base, run)
+    if not answered or len(pairs) < SAME_ANSWERS_SHARE * answered:
+        return None
+    first = [a.grade.value for a, _ in pairs]
+    second = [b.grade.value for _, b in pairs]
+    unit, names, scores_a, scores_b = unit_scores(pairs)
+    tau = p_value = None
+    if len(names) >= MIN_UNITS and len(set(scores_a)) > 1 and len(set(scores_b)) > 1:
+        from scipy.stats import kendalltau  # lazy: scipy.stats costs most of a second to import
+
+        result = kendalltau(scores_a, scores_b)
+        if not math.isnan(result.statistic):
+            tau, p_value = float(result.statistic), float(result.pvalue)
+    return {"baseline": base.name, "run": run.name,
+            "baseline_grader": grader_label(base), "grader": grader_label(run),
+            "n_rows": len(pairs), "agreement": sum(a == b for a, b in zip(first, second)) / len(pairs),
+            "kappa": cohen_kappa(first, second), "tau_units": unit, "n_units": len(names),
+            "kendall_tau": tau, "tau_p_value": p_value,
+            "units": {name: {"baseline_f_score": a, "f_score": b} for name, a, b in zip(names, scores_a, scores_b)}}
