@@ -10,6 +10,7 @@ from typing import Any, Callable
 
 from factprobe.agents.context import StrategyContext
 from factprobe.eval.core.extensions import DuplicateExtensionError
+from factprobe.eval.core.suggest import did_you_mean
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
@@ -129,7 +130,7 @@ def get_strategy(name: str) -> StrategySpec:
     if name not in known and base != name and base in known and base != "rag":
         return rag_composition(known[base])
     if name not in known:
-        raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(known)} "
+        raise UnknownStrategyError(f"unknown strategy {name!r}{did_you_mean(name, known)}; known: {', '.join(known)} "
                                    f"(each also as NAME+rag, with retrieval first)")
     return known[name]
 

@@ -68,7 +68,7 @@ def test_group_by_a_record_field_and_filter(dataset, tmp_path) -> None:
 def test_unknown_field_and_bad_where_are_option_errors(dataset, tmp_path, capsys) -> None:
     assert run(dataset, tmp_path / "r1", "--group-by", "sorce") == 2
     err = capsys.readouterr().err
-    assert "--group-by 'sorce'" in err and "did you mean 'source'?" in err
+    assert "--group-by 'sorce'" in err and "(did you mean 'source'?)" in err
     assert not (tmp_path / "r1" / "results.jsonl").exists()
     assert run(dataset, tmp_path / "r2", "--where", "category") == 2
     assert "--where 'category'" in capsys.readouterr().err

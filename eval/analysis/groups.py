@@ -14,7 +14,6 @@ and `!=` (`answerable=true`). A malformed condition is a GroupError naming the o
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections import defaultdict
@@ -27,6 +26,7 @@ from factprobe.eval.analysis.summary import SummaryInput, summary_section
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.core.record import record_fields
 from factprobe.eval.core.schema import Grade, Question, Result
+from factprobe.eval.core.suggest import did_you_mean
 
 NONE_LABEL = "(none)"
 ALL_LABEL = "all"
@@ -74,9 +74,7 @@ def known_fields(rows: Sequence[Result]) -> set[str]:
 
 
 def unknown_field(name: str, known: set[str], option: str) -> GroupError:
-    close = difflib.get_close_matches(name, sorted(known), n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return GroupError(f"{option} {name!r}: no row or question record has this field{hint} "
+    return GroupError(f"{option} {name!r}: no row or question record has this field{did_you_mean(name, known)} "
                       f"(known: {', '.join(sorted(known))})")
 
 

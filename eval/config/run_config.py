@@ -72,7 +72,7 @@ class RunConfig(BaseModel):
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
-                                   "(verbal, token_prob, token_prob_min, consistency, p_true)")
+                                   "(verbal, token_prob, consistency, p_true; token_prob also records token_prob_min)")
     consistency_samples: int = option(3, "consistency: resamples per answer", ge=1, le=64)
     hop_probes: bool = option(True, "ask the gold sub-questions of multi-hop questions",
                               flag="--no-hop-probes")
@@ -126,6 +126,14 @@ class RunConfig(BaseModel):
         if repeated:
             raise ValueError(f"{', '.join(repeated)} given more than once")
         return values
+
+    @field_validator("plugins")
+    @classmethod
+    def _absolute_plugin_files(cls, values: list[str]) -> list[str]:
+        """A plugin given as a file is recorded by its absolute path, so `--resume` (and `report`)
+        find it from any directory; a module name stays as given."""
+        return [str(Path(value).resolve()) if value.endswith(".py") or Path(value).is_file() else value
+                for value in values]
 
     @classmethod
     def option_meta(cls, name: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Callable
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Passage, Question
+from factprobe.eval.core.suggest import did_you_mean
 
 
 @dataclass
@@ -61,7 +62,8 @@ def load_dataset(spec: str) -> Dataset:
         return load_sample_dataset()
     loader_name, sep, path_text = spec.partition(":")
     if not sep or loader_name not in LOADERS or not path_text:
-        raise DatasetError(f"unknown dataset {spec!r}: use `sample` or LOADER:PATH with LOADER one of "
+        hint = did_you_mean(loader_name, [*LOADERS, "sample"]) if loader_name else ""
+        raise DatasetError(f"unknown dataset {spec!r}{hint}: use `sample` or LOADER:PATH with LOADER one of "
                            f"{', '.join(LOADERS)}")
     path = Path(path_text).expanduser()
     if not path.exists():

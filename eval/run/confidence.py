@@ -19,6 +19,7 @@ from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.extensions import Registry, origin_of
 from factprobe.eval.core.schema import Question
+from factprobe.eval.core.suggest import did_you_mean
 
 # factprobe's own method modules (importing one registers its method); an installed package adds
 # its own through the `factprobe.confidence` entry-point group, a user's file through --plugin.
@@ -77,8 +78,13 @@ def confidence_methods() -> dict[str, ConfidenceMethod]:
 
 def get_method(name: str) -> ConfidenceMethod:
     known = confidence_methods()
+    owner = next((method.name for method in known.values() if name in method.outputs and name not in known), None)
+    if owner:
+        raise UnknownConfidenceError(f"--confidence {name}: {name} is recorded by the {owner} method, not asked "
+                                     f"for itself; use --confidence {owner}")
     if name not in known:
-        raise UnknownConfidenceError(f"unknown confidence method {name!r}; known: {', '.join(known)}")
+        raise UnknownConfidenceError(f"unknown confidence method {name!r}{did_you_mean(name, known)}; "
+                                     f"known: {', '.join(known)}")
     return known[name]
 
 
