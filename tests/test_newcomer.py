@@ -46,3 +46,13 @@ def test_json_into_a_closed_pipe_and_plain_option_errors() -> None:
                            "--strategies", "vanila"], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and "--repeats = 0: must be greater than or equal to 1" in done.stderr
     assert "Input should" not in done.stderr
+
+
+def test_tables_are_not_squeezed_when_stdout_is_not_a_terminal(monkeypatch) -> None:
+    from factprobe.eval.core.format import WIDE, output_console
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert output_console().width == WIDE
+    monkeypatch.setenv("COLUMNS", "100")
+    assert output_console().width == 100

@@ -21,6 +21,7 @@ from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+from factprobe.eval.core.format import output_console
 from factprobe.eval.datasets.describe import describe_dataset
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
@@ -152,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console = output_console()
     try:
         return args.handler(args, console)
     except USER_ERRORS as exc:

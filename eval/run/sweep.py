@@ -25,6 +25,7 @@ from rich.table import Table
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.core.format import output_console
 from factprobe.eval.run.pipeline import new_config
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")
@@ -193,7 +194,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
         if unknown:
             raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
-    console = console or Console(quiet=quiet)
+    console = console or output_console(quiet)
     cells = expand(table, folder, source)
     statuses: dict[str, int] = {}
     for cell in cells:
