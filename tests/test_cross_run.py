@@ -253,3 +253,33 @@ def test_runs_grading_the_same_answers_report_grader_agreement(two_runs, tmp_pat
     assert [entry["units"][u]["baseline_f_score"] for u in units] == pytest.approx(fa)
     assert [entry["units"][u]["f_score"] for u in units] == pytest.approx(fb)
     assert entry["kendall_tau"] == pytest.approx(tau_b(fa, fb))
+
+
+def test_graders_rankings_of_models_are_compared_with_kendall_tau(two_runs, tmp_path, capsys) -> None:
+    """Three models' answers each graded by two graders (six run directories written from one run's
+    rows): τ-b between the graders' F rankings of the models."""
+    strong, _ = two_runs
+    template = [json.loads(line) for line in (strong / "results.jsonl").read_text().splitlines()]
+    ids = sorted({row["question_id"] for row in template})
+    right = {"judge-a": {"m1": 8, "m2": 5, "m3": 2}, "judge-b": {"m1": 4, "m2": 6, "m3": 1}}
+    paths = []
+    for judge, by_model in right.items():
+        for model, k in by_model.items():
+            folder = tmp_path / f"{model}-{judge}"
+            folder.mkdir()
+            rows = [{**row, "answer": f"{model} says {row['question_id']}",
+                     "grade": "CORRECT" if ids.index(row["question_id"]) < k else "INCORRECT"} for row in template]
+            (folder / "results.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+            manifest = json.loads((strong / "manifest.json").read_text())
+            manifest["config"].update(model=f"openai:{model}", judge=f"openai:{judge}")
+            (folder / "manifest.json").write_text(json.dumps(manifest))
+            paths.append(str(folder))
+    capsys.readouterr()
+    assert cli.main(["compare", *paths, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    [entry] = data["judge_rank_agreement"]
+    assert (entry["baseline_grader"], entry["grader"], entry["n_models"]) == ("openai:judge-a", "openai:judge-b", 3)
+    f = {judge: [2 * k / (10 + 10) for k in by_model.values()] for judge, by_model in right.items()}
+    assert [m["baseline_f_score"] for m in entry["models"].values()] == pytest.approx(f["judge-a"])
+    assert entry["kendall_tau"] == pytest.approx(tau_b(f["judge-a"], f["judge-b"])) and entry["kendall_tau"] == pytest.approx(1 / 3)
+    assert [e["run"] for e in data["grader_agreement"]] == ["m1-judge-b"]   # same answers as the baseline run

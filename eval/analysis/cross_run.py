@@ -193,10 +193,11 @@ def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, share
             warnings.append(f"{run.name} shares no strategy name with {base.name} ({', '.join(run.by_strategy)} "
                             f"vs {', '.join(base.by_strategy)}), so it is not paired")
         pairs.extend(found)
-    from factprobe.eval.analysis.grader_agreement import grader_agreement
+    from factprobe.eval.analysis.grader_agreement import grader_agreement, judge_rankings
 
     agreement = [entry for run in runs if run is not base
                  for entry in [grader_agreement(base, run)] if entry is not None]
     return {"baseline": base.name, "runs": [run.name for run in runs], "n_shared": len(shared),
             "questions": {run.name: len(question_texts(run)) for run in runs},
-            "warnings": warnings, "pairs": pairs, "grader_agreement": agreement}
+            "warnings": warnings, "pairs": pairs, "grader_agreement": agreement,
+            "judge_rank_agreement": judge_rankings(runs)}

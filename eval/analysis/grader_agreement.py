@@ -4,6 +4,9 @@ text and a grade in each, the share of equal grades, Cohen's κ, and Kendall's �
 two rankings the graders give of the scored units (the strategies when there are three or more,
 else the strategy × category cells), with its p-value (scipy.stats.kendalltau).
 
+Across many runs (`judge_rankings`): with several answer sets (models), each graded by several
+graders, Kendall's τ-b between two graders' rankings of the models by F (Video SimpleQA Fig. 8).
+
 Runs are taken to grade the same answers when at least SAME_ANSWERS_SHARE of their shared rows
 with an answer carry identical text; other pairs of runs answered differently, and get no entry.
 """
@@ -86,3 +89,53 @@ def grader_agreement(base: LoadedRun, run: LoadedRun) -> dict[str, Any] | None:
             "kappa": cohen_kappa(first, second), "tau_units": unit, "n_units": len(names),
             "kendall_tau": tau, "tau_p_value": p_value,
             "units": {name: {"baseline_f_score": a, "f_score": b} for name, a, b in zip(names, scores_a, scores_b)}}
+
+
+def answer_groups(runs: list[LoadedRun]) -> list[list[LoadedRun]]:
+    """Runs grouped by the answers they hold: a run joins the first group whose first run has the
+    same answers (SAME_ANSWERS_SHARE of the shared answered rows), else starts its own."""
+    groups: list[list[LoadedRun]] = []
+    for run in runs:
+        for group in groups:
+            pairs, answered = same_answer_rows(group[0], run)
+            if answered and len(pairs) >= SAME_ANSWERS_SHARE * answered:
+                group.append(run)
+                break
+        else:
+            groups.append([run])
+    return groups
+
+
+def run_f_score(run: LoadedRun) -> float | None:
+    """F of the run's baseline strategy (the summary's)."""
+    summary = run.summary
+    return (summary["strategies"].get(summary.get("baseline")) or {}).get("f_score")
+
+
+def judge_rankings(runs: list[LoadedRun]) -> list[dict[str, Any]]:
+    """Video SimpleQA Fig. 8: with several answer sets (models) each graded by several graders
+    (runs holding the same answers), Kendall's τ-b between every two graders' F rankings of the
+    answer sets both graded; an entry per grader pair with at least MIN_UNITS such answer sets."""
+    scores: dict[str, dict[str, float]] = defaultdict(dict)      # grader -> {answer set: F}
+    for group in answer_groups(runs):
+        label = str((group[0].manifest.get("config") or {}).get("model", "?")) + f" ({group[0].name})"
+        for run in group:
+            value = run_f_score(run)
+            if value is not None:
+                scores[grader_label(run)][label] = value
+    entries = []
+    graders = list(scores)
+    for index, first in enumerate(graders):
+        for second in graders[index + 1:]:
+            models = sorted(set(scores[first]) & set(scores[second]))
+            if len(models) < MIN_UNITS:
+                continue
+            a, b = [scores[first][m] for m in models], [scores[second][m] for m in models]
+            from scipy.stats import kendalltau  # lazy: scipy.stats costs most of a second to import
+
+            result = kendalltau(a, b)
+            tau = None if math.isnan(result.statistic) else float(result.statistic)
+            entries.append({"grader": second, "baseline_grader": first, "n_models": len(models),
+                            "kendall_tau": tau, "tau_p_value": None if tau is None else float(result.pvalue),
+                            "models": {m: {"baseline_f_score": x, "f_score": y} for m, x, y in zip(models, a, b)}})
+    return entries

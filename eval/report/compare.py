@@ -81,9 +81,23 @@ def agreement_table(data: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+def judge_rank_table(data: dict[str, Any], console: Console) -> None:
+    """Kendall's τ between graders' rankings of the models (answer sets) both graded."""
+    if not data.get("judge_rank_agreement"):
+        return
+    table = Table(title="Graders' rankings of the models (F of each run's baseline strategy)", box=box.SIMPLE_HEAD)
+    for column in ("grader", "vs grader", "models", "τ", "p τ"):
+        table.add_column(column, justify="left" if "grader" in column else "right")
+    for entry in data["judge_rank_agreement"]:
+        table.add_row(entry["grader"], entry["baseline_grader"], str(entry["n_models"]),
+                      num(entry["kendall_tau"]), num(entry["tau_p_value"], 3))
+    console.print(table)
+
+
 def print_comparison(runs: list[LoadedRun], data: dict[str, Any], console: Console) -> None:
     side_by_side(runs, console)
     paired_table(data, console)
     if any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
         category_table(data, console)
     agreement_table(data, console)
+    judge_rank_table(data, console)

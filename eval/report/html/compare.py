@@ -10,7 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from factprobe.eval.analysis.cross_run import LoadedRun
-from factprobe.eval.report.compare import agreement_table, category_table, paired_table, side_by_side
+from factprobe.eval.report.compare import (
+    agreement_table,
+    category_table,
+    judge_rank_table,
+    paired_table,
+    side_by_side,
+)
 from factprobe.eval.report.html.config import config_lines
 from factprobe.eval.report.html.figures import InlineFigure
 from factprobe.eval.report.html.render import render_to
@@ -59,6 +65,7 @@ def write_compare_html(runs: list[LoadedRun], data: dict[str, Any], out: Path, t
     paired_table(data, collector)
     category_table(data, collector)
     agreement_table(data, collector)
+    judge_rank_table(data, collector)
     per_run = [report_tables(table_functions, run.summary) for run in runs]
     names = [run.name for run in runs]
     records = differing_records([run.rows for run in runs])
