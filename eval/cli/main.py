@@ -18,7 +18,7 @@ from factprobe.eval.cli.compare import add_compare_command
 from factprobe.eval.cli.difficulty import add_difficulty_command
 from factprobe.eval.cli.output import print_json, stdout_gone
 from factprobe.eval.config.baseline import BaselineError
-from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
+from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.format import output_console
@@ -58,7 +58,8 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
     from factprobe.eval.report.build import write_report
 
-    summary = write_report(run_dir, console, explicit_options(args))
+    overrides = checked_options(explicit_options(args))
+    summary = write_report(run_dir, console, overrides)
     console.print(f"summary: {run_dir.summary_path}")
     problem = (summary.get("groups") or {}).get("error")
     if problem and explicit_options(args):

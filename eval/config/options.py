@@ -91,6 +91,16 @@ class OptionError(ValueError):
     """An option out of its range or of the wrong type; the message names the flag."""
 
 
+def checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """`options` (some run options) checked as RunConfig checks them, as JSON values; OptionError
+    naming the flag otherwise."""
+    try:
+        config = RunConfig.model_validate(options)
+    except ValidationError as exc:
+        raise OptionError(validation_message(exc)) from None
+    return config.model_dump(mode="json", include=set(options))
+
+
 def validation_message(exc: ValidationError, source: str = "") -> str:
     """One line per problem, naming the flag (or the key in `source`) and the value."""
     parts = []
