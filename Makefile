@@ -28,6 +28,7 @@ run: install
 test: install-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	$(PY) -m pytest -q
 
 bench: install-dev

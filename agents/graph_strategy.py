@@ -18,8 +18,8 @@ from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.plugins import load_entry_point
-from factprobe.agents.registry import StrategySpec, check_name, register
+from factprobe.agents.linear import linear_graph
+from factprobe.agents.registry import STRATEGIES, StrategySpec, check_name, register
 from factprobe.agents.state import QAState
 from factprobe.eval.core.schema import CallRecord
 
@@ -40,7 +40,7 @@ class CallCounter(UsageMetadataCallbackHandler):
                      **kwargs: Any) -> None:
         self.started[run_id] = time.perf_counter()
 
-    def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kwargs: Any) -> None:
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:   # the parent's signature
         super().on_llm_end(response, **kwargs)
         usage: dict[str, Any] = {}
         for generations in response.generations:
@@ -48,7 +48,7 @@ class CallCounter(UsageMetadataCallbackHandler):
                 message = getattr(generation, "message", None)
                 if message is not None and getattr(message, "usage_metadata", None):
                     usage = message.usage_metadata
-        started = self.started.pop(run_id, None)
+        started = self.started.pop(kwargs["run_id"], None)   # LangChain passes every handler the run id
         model = (response.llm_output or {}).get("model_name") or "langchain"
         self.records.append(CallRecord(
             model=str(model), purpose="user_graph", prompt_tokens=int(usage.get("input_tokens", 0)),
@@ -68,8 +68,6 @@ def _confidence(value: Any) -> float | None:
 
 def wrap_graph(name: str, compiled_graph: Any):
     """A StrategySpec builder: the user's graph as one timed node over QAState."""
-    from langgraph.graph import END, START, StateGraph
-
     def build(context: StrategyContext):
         async def run_user_graph(state: QAState) -> dict[str, Any]:
             inputs: dict[str, Any] = {"question": state["question"].question}
@@ -96,11 +94,7 @@ def wrap_graph(name: str, compiled_graph: Any):
                     # graph time outside the chat-model calls (tools, python) still counts as cost
                     "other_latency_s": max(0.0, wall - in_calls)}
 
-        graph = StateGraph(QAState)
-        graph.add_node(name, run_user_graph)
-        graph.add_edge(START, name)
-        graph.add_edge(name, END)
-        return graph.compile()
+        return linear_graph({name: run_user_graph})
 
     return build
 
@@ -115,7 +109,7 @@ def graph_strategy(name: str, compiled_graph: Any, description: str = "", *, rep
     if not hasattr(compiled_graph, "ainvoke"):
         raise TypeError(f"graph_strategy({name!r}, …): expected a compiled LangGraph graph "
                         f"(StateGraph(...).compile()), got {type(compiled_graph).__name__}")
-    if load_entry_point(name) and replace:  # a built-in (or installed) strategy registers first
+    if STRATEGIES.load_named(name) and replace:  # a built-in (or installed) strategy registers first
         raise ValueError(f"graph_strategy({name!r}, replace=True): {name!r} is a built-in or installed "
                          f"strategy; choose another name")
     spec = StrategySpec(name, description or f"user graph {name}", wrap_graph(name, compiled_graph),

@@ -1,9 +1,8 @@
-"""Strategies from outside factprobe's tree: a module or file named with `--plugin`, and packages
-that declare the entry-point group `factprobe.strategies`.
+"""A user's own module or file named with `--plugin`: importing it runs its decorators, which
+register its strategies, sections, tables, plots, post steps, confidence methods and loaders.
 
-factprobe's own strategies are declared in that same group (pyproject.toml), so every strategy,
-built-in or not, reaches the one registry the same way: importing its module runs its
-`@factprobe.strategy` decorator (or its `factprobe.graph_strategy(...)` call).
+Installed packages (and factprobe itself) declare their modules in entry-point groups instead;
+factprobe.eval.core.extensions imports those.
 """
 
 from __future__ import annotations
@@ -12,36 +11,12 @@ import hashlib
 import importlib
 import importlib.util
 import sys
-from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from types import ModuleType
-
-from factprobe.eval.core.extensions import import_entry_point
-
-ENTRY_POINT_GROUP = "factprobe.strategies"
 
 
 class PluginError(ValueError):
     """A plugin that cannot be found or fails while it is imported."""
-
-
-def _load_point(point: EntryPoint) -> None:
-    import_entry_point(point, "strategy")
-
-
-def load_entry_points() -> None:
-    """Import every module declared in the `factprobe.strategies` entry-point group."""
-    for point in entry_points(group=ENTRY_POINT_GROUP):
-        _load_point(point)
-
-
-def load_entry_point(name: str) -> bool:
-    """Import only the modules the entry points called `name` declare (a run needs only its own
-    strategies, and some pull in heavy libraries); False when no entry point has that name."""
-    points = entry_points(group=ENTRY_POINT_GROUP, name=name)
-    for point in points:
-        _load_point(point)
-    return bool(points)
 
 
 def _import_file(path: Path) -> ModuleType:
@@ -63,7 +38,7 @@ def _import_file(path: Path) -> ModuleType:
 
 
 def load_plugin(spec: str) -> ModuleType:
-    """Import `spec`, a dotted module name or a path to a .py file, so its strategies register."""
+    """Import `spec`, a dotted module name or a path to a .py file, so its extensions register."""
     path = Path(spec)
     looks_like_file = spec.endswith(".py") or path.is_file() or "/" in spec
     try:

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.graph import END, START, StateGraph
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.entities import ENTITY_PROMPT_VERSION, build_queries, extract_entities
+from factprobe.agents.linear import linear_graph
 from factprobe.agents.state import QAState
 from factprobe.eval.core.errors import StrategyOptionError
 
@@ -85,12 +85,5 @@ def subgraph_node(strategy_graph: Any):
 def with_retrieval(strategy_graph: Any, context: StrategyContext):
     """START → extract_entities → retrieve → strategy → END, compiled."""
     pipeline = retrieval_pipeline(context)
-    graph = StateGraph(QAState)
-    graph.add_node("extract_entities", extract_node(context, pipeline.settings))
-    graph.add_node("retrieve", retrieve_node(pipeline))
-    graph.add_node("strategy", subgraph_node(strategy_graph))
-    graph.add_edge(START, "extract_entities")
-    graph.add_edge("extract_entities", "retrieve")
-    graph.add_edge("retrieve", "strategy")
-    graph.add_edge("strategy", END)
-    return graph.compile()
+    return linear_graph({"extract_entities": extract_node(context, pipeline.settings),
+                         "retrieve": retrieve_node(pipeline), "strategy": subgraph_node(strategy_graph)})

@@ -1,7 +1,8 @@
 """The strategy registry: a strategy is one module that registers a graph builder by name.
 
-Modules reach it through the `factprobe.strategies` entry-point group (factprobe's own strategies
-are declared there too) or `--plugin`; see factprobe.agents.plugins."""
+It is a factprobe.eval.core.extensions.Registry like every other kind: modules reach it through the
+`factprobe.strategies` entry-point group (factprobe's own strategies are declared there too) or
+`--plugin` (factprobe.agents.plugins), and strategies are listed by (order, name)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from factprobe.agents.context import StrategyContext
-from factprobe.eval.core.extensions import DuplicateExtensionError
+from factprobe.eval.core.extensions import DEFAULT_ORDER, DuplicateExtensionError, Registry
 from factprobe.eval.core.suggest import did_you_mean
 
 GraphBuilder = Callable[[StrategyContext], Any]
@@ -18,7 +19,9 @@ GraphBuilder = Callable[[StrategyContext], Any]
 @dataclass(frozen=True)
 class StrategySpec:
     """A registered strategy: its name, a one-line description, its graph builder, and what the
-    evaluation needs to know about it (does it sample, offer a refusal option, retrieve)."""
+    evaluation needs to know about it (does it sample, offer a refusal option, retrieve; are its
+    samples candidates one is selected from, as best_of_n's, or refinement rounds, as
+    self_refine's). Evaluation decides by these flags, never by a strategy's name."""
 
     name: str
     description: str
@@ -30,6 +33,8 @@ class StrategySpec:
     # sweep never folds two cells that differ only in strategy options
     reads: tuple[str, ...] | None = None
     source: str | None = None  # what registered it when the builder's own name does not say
+    selects: bool = False    # draws candidate answers and selects one (test-time-compute curves over N)
+    refines: bool = False    # answers in rounds, each kept as a sample (test-time-compute curves over rounds)
 
     @property
     def origin(self) -> str:
@@ -40,9 +45,6 @@ class StrategySpec:
         return f"{getattr(self.build, '__module__', '?')}.{getattr(self.build, '__qualname__', '?')}"
 
 
-_STRATEGIES: dict[str, StrategySpec] = {}
-
-
 class UnknownStrategyError(ValueError):
     """A strategy name nobody registered."""
 
@@ -51,16 +53,14 @@ class DuplicateStrategyError(DuplicateExtensionError):
     """Two different builders registered under one name (the rule of factprobe.eval.core.extensions)."""
 
 
-def register(spec: StrategySpec, replace: bool = False) -> None:
+STRATEGIES: Registry[StrategySpec] = Registry("strategy", "factprobe.strategies", DuplicateStrategyError)
+
+
+def register(spec: StrategySpec, replace: bool = False, order: int = DEFAULT_ORDER) -> None:
     """Add `spec` to the registry. The one rule for duplicates: a name belongs to one origin; the
     same code registered again (a module imported twice) replaces it, any other origin is an error
     (unless the caller explicitly asks to `replace` a strategy of its own)."""
-    known = _STRATEGIES.get(spec.name)
-    if known is not None and known.build is not spec.build and not replace:
-        if known.origin != spec.origin:
-            raise DuplicateStrategyError(f"strategy {spec.name!r} is registered twice: by {known.origin} "
-                                         f"and by {spec.origin}; rename one of them")
-    _STRATEGIES[spec.name] = spec
+    STRATEGIES.add(spec.name, spec, spec.origin, order, replace)
 
 
 def check_name(name: str) -> None:
@@ -71,44 +71,31 @@ def check_name(name: str) -> None:
 
 def register_strategy(name: str, description: str, *, samples: bool = False,
                       offers_refusal: bool = False, retrieves: bool = False,
-                      reads: tuple[str, ...] | None = None) -> Callable[[GraphBuilder], GraphBuilder]:
-    """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`.
+                      reads: tuple[str, ...] | None = None, selects: bool = False,
+                      refines: bool = False, order: int = DEFAULT_ORDER) -> Callable[[GraphBuilder], GraphBuilder]:
+    """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`;
+    `order` places it in `factprobe strategies` and in a run given no strategy list.
 
-    The graph reads and writes `factprobe.agents.state.QAState`; see README "Your own strategies"."""
+    The graph reads and writes `factprobe.QAState`; see README "Your own strategies"."""
     check_name(name)
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
-        register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads))
+        register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads,
+                              selects=selects, refines=refines), order=order)
         return build
 
     return decorate
 
 
-def _load_all() -> None:
-    from factprobe.agents.plugins import load_entry_points
-
-    load_entry_points()
-
-
-def _registered_with(name: str) -> dict[str, StrategySpec]:
-    """The registry after importing what registers `name`: its own entry point when one has that
-    name, every entry point otherwise."""
-    from factprobe.agents.plugins import load_entry_point
-
-    if name not in _STRATEGIES and not (load_entry_point(name) and name in _STRATEGIES):
-        _load_all()
-    return dict(_STRATEGIES)
-
-
 def strategies() -> dict[str, StrategySpec]:
-    """Every registered strategy by name, in registration order."""
-    _load_all()
-    return dict(_STRATEGIES)
+    """Every registered strategy by name, by (order, name)."""
+    return STRATEGIES.items()
 
 
 def describes(name: str, flag: str) -> bool:
-    """A spec flag (`samples`, `offers_refusal`, `retrieves`) of strategy `name`; False for a name
-    not registered in this process (e.g. `factprobe report` on a run whose plugin is not loaded)."""
+    """A spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`) of strategy
+    `name`; False for a name not registered in this process (e.g. `factprobe report` on a run
+    whose plugin is not loaded)."""
     try:
         return bool(getattr(get_strategy(name), flag))
     except UnknownStrategyError:
@@ -126,13 +113,16 @@ def get_strategy(name: str) -> StrategySpec:
         except UnknownSettingError as exc:
             raise UnknownStrategyError(str(exc)) from None
     base = name.removesuffix("+rag")
-    known = _registered_with(name if name in _STRATEGIES or base == name else base)
-    if name not in known and base != name and base in known and base != "rag":
-        return rag_composition(known[base])
-    if name not in known:
-        raise UnknownStrategyError(f"unknown strategy {name!r}{did_you_mean(name, known)}; known: {', '.join(known)} "
+    if base != name and name not in STRATEGIES:
+        composed = STRATEGIES.get(base)
+        if composed is not None and not composed.retrieves:
+            return rag_composition(composed)
+    spec = STRATEGIES.get(name)
+    if spec is None:
+        raise UnknownStrategyError(f"unknown strategy {name!r}{did_you_mean(name, strategies())}; "
+                                   f"known: {', '.join(strategies())} "
                                    f"(each also as NAME+rag, with retrieval first)")
-    return known[name]
+    return spec
 
 
 def rag_composition(base: Any) -> Any:
@@ -145,4 +135,4 @@ def rag_composition(base: Any) -> Any:
     reads = None if base.reads is None else (*base.reads, "retriever", "top_k")
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
-                        reads=reads)
+                        reads=reads, selects=base.selects, refines=base.refines)

@@ -58,9 +58,10 @@ def answer_tokens(calls: Sequence[CallRecord], answer: str | None) -> tuple[list
     if not with_logprobs:
         return None, "no call returned logprobs"
     for call in reversed(with_logprobs):
-        if parse_answer(reply_text(call.logprobs)) != answer:
+        tokens = call.logprobs or []   # not empty: kept above
+        if parse_answer(reply_text(tokens)) != answer:
             continue
-        span = answer_span(call.logprobs, answer)
+        span = answer_span(tokens, answer)
         if span:
             return span, f"call {call.purpose!r}"
     return None, "no call with logprobs produced this answer"

@@ -59,7 +59,8 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     else:
         axis.text(0.97, 0.35, "no weighted slope:\nevery confidence is 0", transform=axis.transAxes,
                   ha="right", fontsize=7.5, color="tab:red")
-    axis.set_title(f"{method}: n={n}, ECE {100 * ece(bins):.1f}%", fontsize=9)
+    error = ece(bins)   # not None: the bins hold n > 0 rows
+    axis.set_title(f"{method}: n={n}, ECE " + ("–" if error is None else f"{100 * error:.1f}%"), fontsize=9)
     if hidden:
         axis.text(0.03, 0.97, f"{hidden} of {int(bins.filled.sum())} non-empty bins hidden\n"
                               f"(< {MIN_BIN_COUNT} rows each)",
@@ -67,7 +68,7 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     axis.legend(loc="lower right", fontsize=7)
 
 
-@report_plot
+@report_plot(order=30)
 def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path) -> list[Path] | None:
     """reliability_<strategy>.png: a reliability diagram per confidence method."""
     written = []
@@ -90,7 +91,7 @@ def _all_methods(grouped: dict[str, list[Result]]) -> list[str]:
     return names
 
 
-@report_plot
+@report_plot(order=40)
 def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """confidence_histogram.png: the share of rows per 10-point confidence bin, per strategy."""
     grouped = strategy_groups(rows)
@@ -119,7 +120,7 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
     return path
 
 
-@report_plot
+@report_plot(order=50)
 def risk_coverage_curves(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """risk_coverage.png: error rate among the most confident answers as coverage grows."""
     grouped = strategy_groups(rows)

@@ -27,7 +27,7 @@ def _needs_model(config: RunConfig) -> bool:
     return any(name != "verbal" for name in config.confidence)
 
 
-@register_post_step("confidence", enabled=_needs_model)
+@register_post_step("confidence", enabled=_needs_model, order=60)
 async def confidence_step(data: PostStepInput) -> dict[str, Any]:
     methods: list[ConfidenceMethod] = [get_method(name) for name in data.config.confidence]
     measurement = Measurement()

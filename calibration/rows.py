@@ -53,7 +53,7 @@ def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
 def _calibration_set(columns: RowColumns, method: str) -> CalibrationSet:
     grades, answerable = columns.grade, columns.answerable
     eligible = np.flatnonzero(answerable & ((grades == CORRECT) | (grades == INCORRECT)))
-    counts = {"rows": len(columns.rows), "excluded_unanswerable": int(np.sum(~answerable)),
+    counts: dict[str, Any] = {"rows": len(columns.rows), "excluded_unanswerable": int(np.sum(~answerable)),
               "excluded_errors": int(np.sum(answerable & (grades == ERROR))),
               "excluded_ungraded": int(np.sum(answerable & (grades == UNGRADED))),
               "excluded_not_attempted": int(np.sum(answerable & (grades == NOT_ATTEMPTED))),

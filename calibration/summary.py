@@ -25,7 +25,7 @@ from factprobe.eval.core.schema import Result
 CONTRACT_KEYS = ("ece", "mce", "brier", "slope", "auroc")
 
 
-@strategy_metric
+@strategy_metric(order=40)
 def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
     """The contract's calibration keys, from the stated confidence."""
     data = calibration_set(rows, VERBAL)
@@ -34,7 +34,7 @@ def verbal_calibration(rows: list[Result]) -> dict[str, Any]:
             "ece_debiased": metrics["ece_debiased"]}
 
 
-@strategy_metric
+@strategy_metric(order=50)
 def confidence_cost(rows: list[Result]) -> dict[str, Any]:
     """What the confidence measurement cost, apart from the strategy's own cost; the ratios are
     measurement over strategy (mean over mean), in compute time and in tokens."""
@@ -49,15 +49,15 @@ def confidence_cost(rows: list[Result]) -> dict[str, Any]:
                    for row in measured])
     own_tokens = mean([row.prompt_tokens + row.completion_tokens for row in measured])
     return dict(zip(keys, (mean([row.extra_field("confidence_calls") for row in measured]), latency,
-                           latency / own_latency if own_latency else None, tokens,
-                           tokens / own_tokens if own_tokens else None)))
+                           latency / own_latency if latency is not None and own_latency else None, tokens,
+                           tokens / own_tokens if tokens is not None and own_tokens else None)))
 
 
 def _seed(data: SummaryInput) -> int:
     return int((data.manifest.get("config") or {}).get("seed") or 0)
 
 
-@summary_section("calibration")
+@summary_section("calibration", order=130)
 def calibration(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rows in data.by_strategy.items():
@@ -71,7 +71,7 @@ def calibration(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-@summary_section("reliability")
+@summary_section("reliability", order=140)
 def reliability(data: SummaryInput) -> dict[str, list[dict[str, Any]]]:
     out = {}
     for name, rows in data.by_strategy.items():

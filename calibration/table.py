@@ -20,7 +20,7 @@ def _with_ci(value: float | None, ci: list[float] | None) -> str:
     return f"{pct(value)} [{pct(ci[0], 0)}, {pct(ci[1], 0)}]"
 
 
-@report_table
+@report_table(order=80)
 def calibration_table(summary: dict[str, Any], console: Console) -> None:
     calibration = summary.get("calibration") or {}
     if not calibration:

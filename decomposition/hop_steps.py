@@ -7,7 +7,7 @@ the probe is closed-book: it measures the model's per-hop knowledge, which does 
 strategy, so the request depends only on (question, hop, repeat), every such strategy sends
 identical messages and parameters, and the response cache answers all but the first.
 
-A retrieval strategy (`rag`, any name with `+rag`, or one registered with `retrieves`) is probed
+A retrieval strategy (its registry flag `retrieves`: `rag`, any `X+rag`, a plugin's) is probed
 with its retrieval, so that "final right, hop wrong" compares like with like: each probe retrieves
 for its sub-question the way the strategy does, with the run's `--retriever` and `--top-k` over the
 question's corpus — a decomposing strategy (`decompose+rag`) searches the sub-question itself, as
@@ -23,6 +23,11 @@ model call or retrieval fails is an ERROR entry, never a wrong answer, and does 
 Chain hops (`chain_hops`): a strategy that decomposes leaves its own hops in the state; this step
 grades them against the gold sub-QAs when the predicted hop count equals the gold one, and records
 decomposition quality (hop counts, which predicted hop answers match gold hop answers).
+
+Every grade here (probes, chain hops, the decomposition record's matches) is the run's grader's,
+through the run's grading service (factprobe.eval.grading.service): a grader that raises leaves
+that grade UNGRADED with the reason in the entry's `grade_note`, and an undecided match is None,
+never a miss.
 """
 
 from __future__ import annotations
@@ -33,13 +38,13 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.entities import build_queries, extract_entities
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.parsing import parse_answer, parse_confidence
-from factprobe.agents.rag import RAG_SUFFIX, retrieval_pipeline
-from factprobe.agents.registry import get_strategy
+from factprobe.agents.rag import retrieval_pipeline
+from factprobe.agents.registry import describes
 from factprobe.agents.strategies.vanilla import vanilla_messages
+from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Hop, HopResult, Question
-from factprobe.eval.grading.base import Grader
-from factprobe.eval.grading.rules import matches_gold
-from factprobe.eval.run.runner import error_text
+from factprobe.eval.grading.base import GradeOutcome
+from factprobe.eval.grading.service import GradingService
 from factprobe.eval.run.steps import PostStepInput, register_post_step
 from factprobe.retrieval.base import RetrievalError
 
@@ -57,21 +62,10 @@ def hop_question(question: Question, index: int, text: str) -> Question:
                     aliases=hop.aliases, category=question.category)
 
 
-async def safe_grade(grader: Grader, question: Question, answer: str | None) -> tuple[Grade, str | None]:
-    try:
-        return (await grader.grade(question, answer)).grade, None
-    except ModelError as exc:
-        return Grade.ERROR, error_text(exc)
-
-
 def uses_retrieval(strategy: str) -> bool:
-    """`rag` itself, any strategy composed with retrieval (`X+rag`), or one registered as retrieving."""
-    if strategy == "rag" or RAG_SUFFIX in strategy:
-        return True
-    try:
-        return bool(getattr(get_strategy(strategy), "retrieves", False))
-    except ValueError:               # a strategy this process does not know: judged by its name only
-        return False
+    """The strategy's registry flag `retrieves`: `rag`, any `X+rag` and any strategy registered as
+    retrieving (also as a variant `NAME@SETTING`)."""
+    return describes(strategy, "retrieves")
 
 
 def probe_pipeline(context: StrategyContext) -> Any:
@@ -121,14 +115,20 @@ async def probe_hop(data: PostStepInput, index: int) -> dict[str, Any]:
     except (ModelError, RetrievalError) as exc:
         return {**entry, "question": text, "error": error_text(exc)}
     answer, confidence = parse_answer(completion.text), parse_confidence(completion.text)
-    grade, error = await safe_grade(data.grader, hop_question(question, index, text), answer)
-    return {**entry, "question": text, "answer": answer, "grade": grade.value,
-            "confidence": confidence, "error": error, "raw": completion.text,
+    outcome = await data.grader.grade(hop_question(question, index, text), answer)
+    return {**entry, "question": text, "answer": answer, "grade": outcome.grade.value,
+            "grader": outcome.grader, **undecided_note(outcome),
+            "confidence": confidence, "raw": completion.text,
             "latency_s": completion.latency_s, "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens, "cached": completion.cached}
 
 
-@register_post_step("hop_probes", enabled=lambda config: config.hop_probes)
+def undecided_note(outcome: GradeOutcome) -> dict[str, Any]:
+    """`grade_note` for an UNGRADED outcome (why it is undecided); nothing for a decided one."""
+    return {"grade_note": outcome.note} if outcome.grade is Grade.UNGRADED else {}
+
+
+@register_post_step("hop_probes", enabled=lambda config: config.hop_probes, order=40)
 async def hop_probes(data: PostStepInput) -> dict[str, Any]:
     """`hop_probes` for multi-hop questions; also the row's `hops` when the strategy has none."""
     if not is_multi_hop(data.question):
@@ -141,27 +141,59 @@ async def hop_probes(data: PostStepInput) -> dict[str, Any]:
     return out
 
 
-def decomposition_record(question: Question, plan: dict[str, Any], hops: list[HopResult]) -> dict[str, Any]:
-    """Plan, hop counts and rule-grader matches of predicted hop answers against gold hop answers.
+async def answer_grades(grading: GradingService, question: Question,
+                        hops: list[HopResult]) -> list[list[Grade]]:
+    """`grades[g][p]`: predicted hop `p`'s answer graded by the run's grader against gold hop `g`
+    (an empty answer is NOT_ATTEMPTED without a grader call); a gold hop's row stops at its first
+    CORRECT, which is all the record needs."""
+    grades: list[list[Grade]] = []
+    for index, gold in enumerate(question.hops):
+        try:
+            text = gold.render([earlier.answer for earlier in question.hops[:index]])
+        except ValueError:
+            text = gold.question
+        row: list[Grade] = []
+        for hop in hops:
+            if not hop.answer:
+                row.append(Grade.NOT_ATTEMPTED)
+                continue
+            row.append((await grading.grade(hop_question(question, index, text), hop.answer)).grade)
+            if row[-1] is Grade.CORRECT:
+                break
+        grades.append(row)
+    return grades
 
-    `hop_answer_matches` pairs hops by position and exists only when the counts agree;
-    `gold_answers_recovered` counts gold hop answers matched by any predicted hop answer, in any
-    position, so it is defined whatever the predicted count.
+
+def match_of(grade: Grade) -> bool | None:
+    """A hop answer matches its gold when graded CORRECT; None when the grade is undecided."""
+    return None if grade in (Grade.UNGRADED, Grade.ERROR) else grade is Grade.CORRECT
+
+
+def decomposition_record(question: Question, plan: dict[str, Any], hops: list[HopResult],
+                         grades: list[list[Grade]]) -> dict[str, Any]:
+    """Plan, hop counts and matches of predicted hop answers against gold hop answers, by the run's
+    grader (`grades` from `answer_grades`; CORRECT is a match, UNGRADED is undecided, never a miss).
+
+    `hop_answer_matches` pairs hops by position (True, False, or None when undecided) and exists
+    only when the counts agree; `gold_answers_recovered` counts gold hop answers matched by any
+    predicted hop answer, in any position, so it is defined whatever the predicted count;
+    `gold_answers_undecided` counts gold hops not recovered for which some grade is undecided.
     """
     gold_hops = question.hops
-    answers = [hop.answer for hop in hops if hop.answer]
     same_count = bool(gold_hops) and len(gold_hops) == len(hops)
+    positional = [match_of(hop.grade) if hop.grade is not None else None for hop in hops]
+    recovered = [Grade.CORRECT in row for row in grades]
+    undecided = [not found and any(match_of(grade) is None for grade in row) for row, found in zip(grades, recovered)]
     return {
         **plan, "predicted_hops": len(hops), "gold_hops": len(gold_hops),
         "hop_count_match": len(gold_hops) == len(hops) if gold_hops else None,
-        "hop_answer_matches": [bool(hop.answer) and matches_gold(hop.answer, [gold.answer, *gold.aliases])
-                               for hop, gold in zip(hops, gold_hops)] if same_count else None,
-        "gold_answers_recovered": sum(any(matches_gold(a, [g.answer, *g.aliases]) for a in answers)
-                                      for g in gold_hops) if gold_hops else None,
+        "hop_answer_matches": positional if same_count else None,
+        "gold_answers_recovered": sum(recovered) if gold_hops else None,
+        "gold_answers_undecided": sum(undecided) if gold_hops else None,
     }
 
 
-@register_post_step("chain_hops", enabled=lambda config: True)
+@register_post_step("chain_hops", enabled=lambda config: True, order=50)
 async def chain_hops(data: PostStepInput) -> dict[str, Any]:
     """Grade a decomposing strategy's own hops against gold sub-QAs and record the decomposition."""
     plan = (data.state.get("extra") or {}).get("decomposition")
@@ -171,7 +203,8 @@ async def chain_hops(data: PostStepInput) -> dict[str, Any]:
     if question.hops and len(question.hops) == len(hops):
         graded = []
         for index, hop in enumerate(hops):
-            grade, _ = await safe_grade(data.grader, hop_question(question, index, hop.question), hop.answer)
-            graded.append(hop.model_copy(update={"grade": grade}))
+            outcome = await data.grader.grade(hop_question(question, index, hop.question), hop.answer)
+            graded.append(hop.model_copy(update={"grade": outcome.grade}))
         hops = graded
-    return {"hops": hops, "decomposition": decomposition_record(question, plan, hops)}
+    grades = await answer_grades(data.grader, question, hops)
+    return {"hops": hops, "decomposition": decomposition_record(question, plan, hops, grades)}

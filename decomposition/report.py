@@ -59,7 +59,7 @@ def table_row(label: str, hop_count: str, entry: dict[str, Any], width: int, fin
             joint(entry, "final_wrong_all_hops_right")]
 
 
-@report_table
+@report_table(order=60)
 def per_hop_table(summary: dict[str, Any], console: Console) -> None:
     per_hop = summary.get("per_hop") or {}
     if not per_hop:
@@ -87,7 +87,7 @@ def per_hop_table(summary: dict[str, Any], console: Console) -> None:
         console.print(f"final right, a probed hop wrong — {name}, {hop_count} hops: {', '.join(labels)}")
 
 
-@report_table
+@report_table(order=70)
 def decomposition_table(summary: dict[str, Any], console: Console) -> None:
     quality = summary.get("decomposition") or {}
     if not quality:
@@ -108,13 +108,16 @@ def error_bars(heights: list[float], intervals: list[list[float] | None]) -> lis
     """Matplotlib's yerr (below, above) in percent; 0 where a bar or its interval is missing."""
     below, above = [], []
     for height, ci in zip(heights, intervals):
-        missing = ci is None or math.isnan(height)
-        below.append(0.0 if missing else max(0.0, height - 100 * ci[0]))
-        above.append(0.0 if missing else max(0.0, 100 * ci[1] - height))
+        if ci is None or math.isnan(height):
+            below.append(0.0)
+            above.append(0.0)
+            continue
+        below.append(max(0.0, height - 100 * ci[0]))
+        above.append(max(0.0, 100 * ci[1] - height))
     return [below, above]
 
 
-@report_plot
+@report_plot(order=20)
 def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score."""
     per_hop = summary.get("per_hop") or {}

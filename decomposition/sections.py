@@ -157,7 +157,7 @@ def _seed(data: SummaryInput) -> int:
     return int((data.manifest.get("config") or {}).get("seed") or 0)
 
 
-@summary_section("per_hop")
+@summary_section("per_hop", order=100)
 def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     """{strategy: {hop_count: entry}} for strategies with multi-hop questions (contract: the keys
     are hop counts only; the pooled entry is `per_hop_pooled`)."""
@@ -169,7 +169,7 @@ def per_hop(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
-@summary_section("per_hop_pooled")
+@summary_section("per_hop_pooled", order=110)
 def per_hop_pooled(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """{strategy: entry} over every hop count pooled (hop position i over the questions that have it)."""
     out: dict[str, dict[str, Any]] = {}
@@ -180,7 +180,7 @@ def per_hop_pooled(data: SummaryInput) -> dict[str, dict[str, Any]]:
     return out
 
 
-@summary_section("decomposition")
+@summary_section("decomposition", order=120)
 def decomposition(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """Decomposition quality per decomposing strategy: fallbacks, hop counts, hop-answer matches."""
     out: dict[str, dict[str, Any]] = {}
@@ -194,8 +194,11 @@ def decomposition(data: SummaryInput) -> dict[str, dict[str, Any]]:
             confusion[str(rec["gold_hops"])][str(rec["predicted_hops"])] += 1
         pairs = [rec["hop_answer_matches"] for rec in with_gold if rec.get("hop_answer_matches") is not None]
         width = max((len(p) for p in pairs), default=0)
-        by_position = [ratio(sum(p[i] for p in pairs if len(p) > i), sum(1 for p in pairs if len(p) > i))
-                       for i in range(width)]
+        # an undecided match (None: the grader could not decide) is left out, never counted a miss
+        by_position = [ratio(sum(p[i] is True for p in pairs if len(p) > i),
+                             sum(p[i] is not None for p in pairs if len(p) > i)) for i in range(width)]
+        decided = [match for p in pairs for match in p if match is not None]
+        undecided_gold = sum(rec.get("gold_answers_undecided") or 0 for rec in with_gold)
         fallbacks = Counter(rec["fallback"] for _, rec in records if rec.get("fallback"))
         out[name] = {
             "n": len(records),
@@ -207,9 +210,11 @@ def decomposition(data: SummaryInput) -> dict[str, dict[str, Any]]:
             "gold_hops_mean": mean([rec["gold_hops"] for rec in with_gold]),
             "hop_count_match_rate": ratio(sum(bool(rec["hop_count_match"]) for rec in with_gold), len(with_gold)),
             "hop_count_confusion": {gold: dict(sorted(c.items())) for gold, c in sorted(confusion.items())},
-            "hop_answer_match_rate": ratio(sum(sum(p) for p in pairs), sum(len(p) for p in pairs)),
+            "hop_answer_match_rate": ratio(sum(decided), len(decided)),
             "hop_answer_match_rate_by_position": by_position,
+            "hop_answer_matches_undecided": sum(len(p) for p in pairs) - len(decided),
             "gold_answers_recovered_rate": ratio(sum(rec["gold_answers_recovered"] for rec in with_gold),
-                                                 sum(rec["gold_hops"] for rec in with_gold)),
+                                                 sum(rec["gold_hops"] for rec in with_gold) - undecided_gold),
+            "gold_answers_undecided": undecided_gold,
         }
     return out

@@ -159,6 +159,6 @@ def build_decompose(context: StrategyContext, retrieve: HopRetriever | None = No
 
 
 @register_strategy("decompose", "split into single-fact sub-questions (#k = earlier answers) and answer "
-                                "them as a chain; --decomposer model|gold", reads=("decomposer",))
+                                "them as a chain; --decomposer model|gold", reads=("decomposer",), order=30)
 def build(context: StrategyContext):
     return build_decompose(context)

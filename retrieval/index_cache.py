@@ -7,13 +7,13 @@ content and the settings that shape the index, so a changed corpus never reuses 
 
 from __future__ import annotations
 
-import os
 import shutil
 import threading
 from collections import Counter, OrderedDict
 from pathlib import Path
 from typing import Callable, TypeVar
 
+from factprobe.eval.store.atomic import atomic_folder
 from factprobe.eval.store.json_store import default_cache_dir
 
 T = TypeVar("T")
@@ -86,13 +86,7 @@ def remember(kind: str, key: str, build: Callable[[], T]) -> T:
 
 
 def _save_atomically(index: T, path: Path, save: Callable[[T, Path], None]) -> None:
-    """Write into a temporary folder and rename it, so a reader never sees half an index."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f"{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
-    shutil.rmtree(temporary, ignore_errors=True)
-    temporary.mkdir()
-    save(index, temporary)
-    try:
-        os.rename(temporary, path)
-    except OSError:  # another process saved the same index first
-        shutil.rmtree(temporary, ignore_errors=True)
+    """Write into a temporary folder and rename it, so a reader never sees half an index (when
+    another process saved the same index first, its copy is kept)."""
+    with atomic_folder(path) as temporary:
+        save(index, temporary)

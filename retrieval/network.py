@@ -1,11 +1,12 @@
-"""Calls to online search services with a deadline, bounded retries and a clear "no network" error."""
+"""Calls to online search services with a deadline, bounded retries (the one retry policy,
+factprobe.eval.core.retry) and a clear "no network" error."""
 
 from __future__ import annotations
 
 import threading
-import time
 from typing import Callable, TypeVar
 
+from factprobe.eval.core.retry import RetryPolicy, retry_call
 from factprobe.retrieval.base import RetrievalError
 
 T = TypeVar("T")
@@ -41,16 +42,13 @@ def call_with_deadline(function: Callable[[], T], timeout_s: float) -> T:
 
 def with_retries(source: str, service: str, attempt: Callable[[], T], *, retries: int,
                  backoff_s: float) -> T:
-    """`attempt()` up to 1 + `retries` times while it raises TransientError, waiting
-    backoff_s · 2^i between tries; then a RetrievalError saying the service could not be reached."""
-    last: Exception | None = None
-    for number in range(retries + 1):
-        try:
-            return attempt()
-        except TransientError as exc:
-            last = exc
-            if number < retries and backoff_s > 0:
-                time.sleep(backoff_s * 2 ** number)
-    raise RetrievalError(source, f"no network? {service} could not be reached after {retries + 1} "
-                         f"attempt(s) ({last}). Retrieval from {source} needs internet access; "
-                         f"offline, use --retriever bm25 (the local corpus)")
+    """`attempt()` up to 1 + `retries` times while it raises TransientError, waiting about
+    backoff_s · 2^i (with jitter) between tries; then a RetrievalError saying the service could not
+    be reached. Any other failure is raised as it is."""
+    policy = RetryPolicy(max_retries=retries, backoff_s=backoff_s)
+    try:
+        return retry_call(attempt, policy, lambda exc: isinstance(exc, TransientError))
+    except TransientError as last:
+        raise RetrievalError(source, f"no network? {service} could not be reached after {retries + 1} "
+                             f"attempt(s) ({last}). Retrieval from {source} needs internet access; "
+                             f"offline, use --retriever bm25 (the local corpus)") from last

@@ -7,6 +7,7 @@ failures, timeouts and HTTP errors are retried; a missing or ambiguous page is s
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from factprobe.retrieval.base import RetrievalError, RetrievedPassage
@@ -68,7 +69,7 @@ class WikipediaSearch:
         passages: list[RetrievedPassage] = []
         for rank, title in enumerate(titles[:top_k], start=1):
             try:
-                page = self._request(lambda t=title: _load_intro(wikipedia, t))
+                page = self._request(partial(_load_intro, wikipedia, title))
             except (wikipedia.exceptions.DisambiguationError, wikipedia.exceptions.PageError):
                 continue
             except wikipedia.exceptions.WikipediaException as exc:

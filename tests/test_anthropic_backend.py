@@ -2,8 +2,8 @@
 
 Anthropic's API is unreachable from here, so these tests never touch it: a tiny http.server on
 127.0.0.1 replays a Messages API response written by hand in the documented shape
-(tests/fixtures/anthropic/messages_response.json) and scripted 429/500 errors, and records every
-request so the tests can check what the official `anthropic` SDK actually sent.
+(tests/fixtures/anthropic/messages_response.json), scripted 429/500 errors and malformed 200s, and
+records every request so the tests can check what the official `anthropic` SDK actually sent.
 """
 
 from __future__ import annotations
@@ -105,6 +105,25 @@ def test_repeated_500s_end_in_model_error(api_key: str) -> None:
     message = str(caught.value)
     assert "\n" not in message
     assert f"anthropic:{MODEL}" in message and server.url in message
+
+
+@pytest.mark.parametrize("body", [b"<html>this is not json{", b'{"type": "message", "content": null}',
+                                  b'{"content": [{"type": "text"}]}', b"[1]"],
+                         ids=["not-json", "no-content", "text-block-without-text", "not-an-object"])
+def test_a_malformed_200_is_retried_like_openai_s(api_key: str, body: bytes) -> None:
+    with RecordedServer([(200, {}, body), _ok()]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url, max_retries=2)
+        completion = asyncio.run(model.generate(MESSAGES, GenerationParams()))
+    assert completion.text == "Canberra"
+    assert len(server.requests) == 2 and model.retries == 1
+
+
+def test_a_lasting_malformed_200_ends_in_model_error_after_bounded_retries(api_key: str) -> None:
+    with RecordedServer([(200, {}, b"<html>this is not json{")]) as server:
+        model = AnthropicModel(MODEL, base_url=server.url, max_retries=2)
+        with pytest.raises(ModelError, match=r"InvalidReply: malformed reply.* \(after 3 attempts\)$"):
+            asyncio.run(model.generate(MESSAGES, GenerationParams()))
+    assert len(server.requests) == 3 and model.retries == 2
 
 
 def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,7 +86,8 @@ def dataset(tmp_path: Path) -> str:
 def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     model = ScriptedModel(capital_script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
-    monkeypatch.setattr(registry, "_STRATEGIES", dict(registry.strategies()))
+    registry.strategies()
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
     return model
 
 
@@ -216,7 +217,7 @@ USER_SCRIPT = textwrap.dedent('''
     from langgraph.graph import END, START, StateGraph
 
     import factprobe
-    from factprobe.agents.strategies.vanilla import answer_graph, vanilla_messages
+    from factprobe import answer_graph, vanilla_messages
 
 
     @factprobe.strategy("terse", "vanilla with a one-line instruction to be brief", reads=())

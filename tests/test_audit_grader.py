@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from sklearn.metrics import cohen_kappa_score
 
 import factprobe.eval.cli.audit as audit_command
 import factprobe.eval.cli.main as cli
+import factprobe.eval.grading.judge_loader as judge_loader
 from factprobe.eval.grading.audit import cohen_kappa, load_cases
 from tests.fakes import ScriptedModel, last_user
 
@@ -47,7 +49,7 @@ def judge_script(messages, params) -> str:
 @pytest.fixture
 def judge(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
     model = ScriptedModel(judge_script)
-    monkeypatch.setattr(audit_command, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
     return model
 
 
@@ -165,3 +167,42 @@ def test_progress_bar_keeps_json_output_clean(tmp_path, judge, capsys) -> None:
     path.write_text(path.read_text(encoding="utf-8") * 3, encoding="utf-8")  # 30 cases: the bar is drawn
     result = audit_json(capsys, str(path), "--judge", "local")
     assert result["n"] == 30 and result["agreement"] == pytest.approx(0.6) and len(judge.calls) == 30
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("command", ["audit-grader", "taxonomy"])
+def test_a_dead_judge_stops_the_command_naming_it(tmp_path, capsys, command: str) -> None:
+    """The judge is reached before anything is graded: a closed port on 127.0.0.1 exits 2 with a
+    message naming the judge, instead of an audit of UNGRADED grades reported as 0% agreement."""
+    judge = f"openai:x@http://127.0.0.1:{closed_port()}/v1"
+    if command == "audit-grader":
+        args = ["audit-grader", str(write_cases(tmp_path / "cases.jsonl")), "--judge", judge, "--no-cache"]
+    else:
+        run = tmp_path / "run"
+        run.mkdir()
+        (run / "manifest.json").write_text(json.dumps({"config": {}}), encoding="utf-8")
+        args = ["taxonomy", str(run), "--judge", judge, "--no-cache"]
+    assert cli.main(args) == 2
+    captured = capsys.readouterr()
+    assert f"--judge {judge} could not be reached" in captured.err and "Traceback" not in captured.err
+    assert "agreement" not in captured.out
+
+
+def test_an_audit_that_decides_no_case_is_not_a_result(tmp_path, monkeypatch, capsys) -> None:
+    """A judge that answers the start-up check and then fails every call: exit 1, not 0% and 0."""
+    from factprobe.agents.models.base import ModelError
+
+    def dead(messages, params) -> str:
+        raise ModelError("server went away")
+
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: ScriptedModel(dead))
+    path = write_cases(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--judge", "scripted", "--json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["undecided"] == 10
+    assert "judge:scripted decided none of the 10 cases" in captured.err and "server went away" in captured.err

@@ -9,7 +9,7 @@ import pytest
 
 from factprobe.agents.plugins import load_plugin
 from factprobe.eval.analysis import summary
-from factprobe.eval.core.extensions import DuplicateExtensionError, Registry
+from factprobe.eval.core.extensions import DEFAULT_ORDER, DuplicateExtensionError, Registry
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report import build as report
 
@@ -51,3 +51,69 @@ def test_a_users_plugin_adds_a_summary_section_and_a_table(tmp_path: Path, monke
     assert "vanilla" in built["strategies"]                   # the built-in sections still ran
     with pytest.raises(DuplicateExtensionError, match="summary section 'answer_lengths'"):
         summary.summary_section("answer_lengths")(lambda data: None)
+
+
+def test_items_are_listed_by_order_then_name_whatever_the_registration_order() -> None:
+    registry: Registry[str] = Registry("thing", "factprobe.no_such_group")
+    for name, order in [("zeta", 5), ("beta", 20), ("alpha", 20), ("first", 1), ("plugin", DEFAULT_ORDER)]:
+        registry.add(name, name.upper(), f"pkg.{name}", order)
+    assert list(registry.items()) == ["first", "zeta", "alpha", "beta", "plugin"]
+
+
+def test_builtin_order_is_fixed_by_the_registrations() -> None:
+    """The built-ins keep the order they had when modules were listed by hand; a plugin's item
+    (default order) comes after all of them."""
+    from factprobe.agents.registry import STRATEGIES
+    from factprobe.eval.datasets.registry import LOADERS
+    from factprobe.eval.run.confidence import METHODS
+    from factprobe.eval.run.steps import POST_STEPS
+
+    assert list(summary.SECTIONS.items()) == [
+        "strategies", "baseline", "per_category", "gains", "modality_gains", "repeats", "ttc", "self_awareness",
+        "grading", "per_hop", "per_hop_pooled", "decomposition", "calibration", "reliability", "video_evidence",
+        "taxonomy", "multiple_choice"]
+    assert [name.rsplit(".", 1)[1] for name in summary.STRATEGY_METRICS.items()] == [
+        "simpleqa_scores", "costs", "retrieval_scores", "verbal_calibration", "confidence_cost",
+        "videosimpleqa_f_score"]
+    assert [name.rsplit(".", 1)[1] for name in report.TABLES.items()] == [
+        "scores_table", "modality_table", "retrieval_table", "ttc_table", "self_awareness_table", "per_hop_table",
+        "decomposition_table", "calibration_table", "multiple_choice_table"]
+    assert [name.rsplit(".", 1)[1] for name in report.PLOTS.items()] == [
+        "ttc_plot", "per_hop_plot", "reliability_diagrams", "confidence_histogram", "risk_coverage_curves",
+        "taxonomy_plot", "multiple_choice_plot"]
+    assert list(POST_STEPS.items()) == ["grade_samples", "prefix_picks", "forced_reask", "hop_probes",
+                                        "chain_hops", "confidence", "video_evidence", "multiple_choice"]
+    assert list(METHODS.items()) == ["verbal", "token_prob", "consistency", "p_true"]
+    assert list(STRATEGIES.items()) == ["vanilla", "best_of_n", "decompose", "rag", "refusal", "self_refine"]
+    assert list(LOADERS.items()) == ["jsonl", "simpleqa", "musique", "hotpotqa", "2wiki", "selfaware", "kuq",
+                                     "fanoutqa", "compceleb", "videosimpleqa", "mcq", "mmworld", "worldsense"]
+    for registry in (summary.SECTIONS, summary.STRATEGY_METRICS, report.TABLES, report.PLOTS, POST_STEPS,
+                     METHODS, STRATEGIES, LOADERS):
+        assert all(entry.order < DEFAULT_ORDER for entry in registry._items.values()
+                   if entry.origin.startswith("factprobe.")), registry.kind
+
+
+def test_the_installed_entry_points_are_the_ones_pyproject_declares() -> None:
+    """factprobe's own modules reach their registries only through the entry points of its install;
+    an install older than pyproject.toml would silently drop a section (reinstall: pip install -e .)."""
+    import tomllib
+    from importlib.metadata import entry_points
+
+    declared = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())["project"]["entry-points"]
+    assert set(declared) == {"factprobe.strategies", "factprobe.summary", "factprobe.report",
+                             "factprobe.post_steps", "factprobe.confidence", "factprobe.loaders"}
+    for group, points in declared.items():
+        installed = {point.name: point.value for point in entry_points(group=group)
+                     if point.dist is not None and point.dist.name == "factprobe"}
+        assert installed == points, f"{group}: the install is stale; run pip install -e ."
+
+
+def test_a_registry_imports_only_its_own_entry_point_when_asked_for_one_name() -> None:
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom factprobe.eval.datasets.registry import LOADERS\n"
+             "assert LOADERS.get('kuq').name == 'kuq'\n"
+             "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('factprobe.eval.datasets.')))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert "kuq" in out and "musique" not in out and "worldsense" not in out

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli.main as cli
+import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.models.openai_backend import OpenAIModel
@@ -53,6 +54,7 @@ def models(monkeypatch: pytest.MonkeyPatch) -> dict[str, ScriptedModel]:
     """`--model` and `--judge` specs resolve to scripted models by name (`judge` → the judge)."""
     table = {"local": ScriptedModel(answer_script), "judge": ScriptedModel(failing("judge offline"), "judge")}
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: table[spec])
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: table[spec])
     return table
 
 

@@ -10,6 +10,7 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.grading.cascade as cascade_module
+import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
@@ -196,6 +197,7 @@ def test_judge_prompt_without_a_judge_is_a_config_error() -> None:
 def test_cli_cascade_without_judge_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     loaded: list[str] = []
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: loaded.append(spec))
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: loaded.append(spec))
     assert cli.main(["run", "--grader", "cascade", "--out", str(tmp_path / "run")]) == 2
     assert "--grader cascade needs a judge model" in capsys.readouterr().err
     assert loaded == [] and not (tmp_path / "run" / "results.jsonl").exists()
@@ -203,6 +205,7 @@ def test_cli_cascade_without_judge_exits_2(tmp_path: Path, monkeypatch, capsys) 
 
 def test_cli_videosimpleqa_prompt_with_accepting_hedging_exits_2(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: ""))
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: ""))
     code = cli.main(["run", "--judge", "local", "--judge-prompt", "videosimpleqa",
                      "--out", str(tmp_path / "r")])
     assert code == 2 and "--hedging penalize" in capsys.readouterr().err
@@ -222,6 +225,7 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
 
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
     monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging: UndecidedOn({"The Eternal City"}))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--judge", "local",

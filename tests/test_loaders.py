@@ -76,8 +76,8 @@ def assert_gold_passages_in_own_corpus(questions: list[Question]) -> None:
 # ---------------------------------------------------------------- every loader on its public slice
 
 def test_every_public_loader_is_registered_and_listed() -> None:
-    assert set(SHARED_FILES) | UNSHARED == set(LOADERS)
-    assert set(LOADERS) | {"sample"} == set(describe_loaders())
+    assert set(SHARED_FILES) | UNSHARED == set(LOADERS.items())
+    assert set(LOADERS.items()) | {"sample"} == set(describe_loaders())
 
 
 @pytest.mark.parametrize("loader", sorted(SHARED_FILES))

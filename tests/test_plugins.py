@@ -26,7 +26,7 @@ from tests.fakes import ScriptedModel
 def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test registers into a copy of the registry, so user strategies do not leak."""
     registry.strategies()
-    monkeypatch.setattr(registry, "_STRATEGIES", dict(registry._STRATEGIES))
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
 
 
 class UserState(TypedDict, total=False):

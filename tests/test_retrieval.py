@@ -315,7 +315,7 @@ def test_summary_holds_recall_and_mrr_per_strategy() -> None:
             row("rag", "q4", None, ["p9"], grade=Grade.ERROR, error="boom")]  # failed before retrieving
     from factprobe.eval.analysis.retrieval import retrieval_scores
 
-    assert retrieval_scores in strategy_metrics()        # registered through SECTIONS
+    assert retrieval_scores in strategy_metrics()        # registered through the factprobe.summary group
     strategies = {name: retrieval_scores(group) for name, group in SummaryInput(rows).by_strategy.items()}
     assert strategies["rag"]["retrieval_recall_at_k"] == pytest.approx(0.75)
     assert strategies["rag"]["retrieval_mrr"] == pytest.approx(0.75)

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import factprobe.eval.cli.main as cli
+import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
-import factprobe.eval.taxonomy.command as taxonomy_command
 from factprobe.agents.models.base import ModelError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.taxonomy.classify import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
@@ -66,7 +66,7 @@ def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) ->
         return "Kind: reasoning\nReason: it compared the wrong lakes."
 
     judge = ScriptedModel(judge_script)
-    monkeypatch.setattr(taxonomy_command, "load_model", lambda spec, **kwargs: judge)
+    monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: judge)
     assert cli.main(["taxonomy", str(out), "--judge", "scripted"]) == 1     # one call failed
     entries = [json.loads(line) for line in (out / TAXONOMY_FILE).read_text().splitlines()]
     assert sorted(e["question_id"] for e in entries) == ["ore", "peak"]      # tea is CORRECT: not asked

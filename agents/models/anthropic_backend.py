@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelSpecError
-from factprobe.agents.models.replies import checked
+from factprobe.agents.models.replies import InvalidReply, checked
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
 from factprobe.agents.models.wire import anthropic_content
@@ -29,7 +29,7 @@ class AnthropicModel:
 
     The key comes from `$ANTHROPIC_API_KEY` only. Every attempt has one deadline, `timeout`
     seconds for the whole response; connection errors, timeouts, 408, 409, 429, 5xx and invalid
-    replies (empty, oversized) are retried `max_retries` times honouring Retry-After
+    replies (empty, oversized, malformed) are retried `max_retries` times honouring Retry-After
     (factprobe.agents.models.retry); what still fails becomes a ModelError. The response cache
     keys its replies by the model name and the base URL (`identity`).
 
@@ -87,22 +87,34 @@ class AnthropicModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            response = await client.messages.create(**request)
-            latency = time.perf_counter() - started
-            text = "".join(block.text for block in response.content
-                           if getattr(block, "type", None) == "text")
-            usage = response.usage
-            return checked(Completion(text=text, model=self.name,
-                                      prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
-                                      completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
-                                      latency_s=latency, logprobs=None, finish_reason=response.stop_reason),
-                           params)
+            response = await client.messages.create(**request)  # a body not JSON: retried
+            return checked(self._completion(response, time.perf_counter() - started), params)
 
         def count_retry(exc: BaseException) -> None:
             self.retries += 1
 
         return await with_retries(attempt, self.policy, f"{self.name} at {str(client.base_url).rstrip('/')}",
                                   (anthropic.APIConnectionError,), count_retry)
+
+    def _completion(self, response: Any, latency: float) -> Completion:
+        """The reply's text blocks as a Completion; InvalidReply when it has no list of content
+        blocks or a text block without text (a 200 the SDK parsed into the wrong shape)."""
+        content = getattr(response, "content", None)
+        if not isinstance(content, list):
+            raise InvalidReply(f"malformed reply: no list of content blocks ({type(response).__name__})")
+        texts: list[str] = []
+        for block in content:
+            text = getattr(block, "text", None)
+            if getattr(block, "type", None) != "text":
+                continue
+            if not isinstance(text, str):
+                raise InvalidReply("malformed reply: a text block without text")
+            texts.append(text)
+        usage = getattr(response, "usage", None)
+        return Completion(text="".join(texts), model=self.name,
+                          prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
+                          completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                          latency_s=latency, logprobs=None, finish_reason=getattr(response, "stop_reason", None))
 
     async def identity(self) -> dict[str, Any]:
         """The model name and the base URL the client talks to."""

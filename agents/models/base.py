@@ -75,9 +75,9 @@ class ChatModel(Protocol):
         """What the manifest records about this model (never a key)."""
         ...
 
-    def warm_up(self, messages: list[Message]) -> None:
-        """Optional: load and warm the model before timed calls, priming any prompt cache with
-        `messages`. Backends that need no warm-up (remote APIs) leave it out; call it via `warm_up`."""
+    # Optional, so not a member: `warm_up(self, messages)` loads and warms the model before timed
+    # calls, priming any prompt cache with `messages`. Backends that need no warm-up (remote APIs)
+    # leave it out; call it through the module's `warm_up`.
 
 
 async def model_identity(model: ChatModel) -> dict:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from typing import Any
@@ -93,10 +92,7 @@ class OpenAIModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            try:
-                response = await client.chat.completions.create(**request)
-            except json.JSONDecodeError as exc:  # a 200 whose body is not JSON
-                raise InvalidReply(f"malformed reply: {exc}") from None
+            response = await client.chat.completions.create(**request)  # a body not JSON: retried
             return checked(self._completion(response, params, time.perf_counter() - started), params)
 
         return await with_retries(attempt, self.policy, self._label(client),

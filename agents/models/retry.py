@@ -1,20 +1,18 @@
-"""Bounded retries with one deadline per attempt, for the SDK-backed backends.
+"""Retries of the SDK-backed backends, with the one retry policy (factprobe.eval.core.retry).
 
-Each attempt runs under `asyncio.timeout(request_timeout)`, which covers the whole response: a
-server that trickles its body a byte at a time is cut off like one that never answers (the SDKs'
-own timeout is per read). Transient failures -- timeouts, connection errors, 408, 409, 429, 5xx
-and invalid replies -- are retried at most `max_retries` times, waiting what the server's
-`retry-after-ms`/`Retry-After` header asks (capped), else an exponential backoff with jitter.
-Written here rather than with a retry library because the wait comes from the SDK's exception
-(its response headers) and the SDKs' own retries cannot see invalid replies or the deadline.
+Each attempt runs under the policy's request timeout, which covers the whole response: a server
+that trickles its body a byte at a time is cut off like one that never answers (the SDKs' own
+timeout is per read). Transient failures -- timeouts, connection errors, 408, 409, 429, 5xx and
+invalid replies (a 200 whose body is not JSON included, whichever SDK parsed it) -- are retried
+at most `max_retries` times, waiting what the server's `retry-after-ms`/`Retry-After` header asks
+(capped), else an exponential backoff with jitter. The SDKs' own retries are off: they cannot see
+invalid replies or the deadline.
 """
 
 from __future__ import annotations
 
-import asyncio
-import random
+import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
@@ -22,33 +20,17 @@ from typing import Any, TypeVar
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.models.replies import InvalidReply
 from factprobe.agents.models.sdk_client import describe_failure
+from factprobe.eval.core.retry import AttemptTimeout, RetryPolicy, retry_call_async
+
+__all__ = ["RETRY_STATUSES", "RetryPolicy", "is_transient", "retry_after_s", "with_retries"]
 
 T = TypeVar("T")
 RETRY_STATUSES = frozenset({408, 409, 429})
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """How long one attempt may take and how often a transient failure is retried."""
-
-    request_timeout: float = 120.0
-    max_retries: int = 4
-    backoff_s: float = 0.5
-    backoff_cap_s: float = 8.0
-    retry_after_cap_s: float = 60.0
-
-    def backoff(self, attempt: int) -> float:
-        """The wait after failed attempt `attempt` (0-based) when the server named none."""
-        return min(self.backoff_cap_s, self.backoff_s * 2 ** attempt) * random.uniform(0.75, 1.0)
-
-
-class RequestTimeout(ModelError):
-    """No complete response within the request timeout."""
-
-
 def is_transient(exc: BaseException, connection_errors: tuple[type[BaseException], ...]) -> bool:
     """Whether another attempt may succeed: timeouts, connection errors, 408/409/429/5xx, bad replies."""
-    if isinstance(exc, (RequestTimeout, InvalidReply, *connection_errors)):
+    if isinstance(exc, (AttemptTimeout, InvalidReply, *connection_errors)):
         return True
     status = getattr(exc, "status_code", None)
     return isinstance(status, int) and (status in RETRY_STATUSES or status >= 500)
@@ -78,22 +60,24 @@ async def with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPolicy,
                        on_retry: Callable[[BaseException], None] | None = None) -> T:
     """`attempt()`'s result, retried on transient failures; ModelError (one line naming `label`)
     once it fails for good."""
-    for number in range(policy.max_retries + 1):
+    retried = 0
+
+    async def parsed() -> T:
         try:
-            try:
-                async with asyncio.timeout(policy.request_timeout):  # no extra task, unlike wait_for
-                    return await attempt()
-            except TimeoutError:
-                raise RequestTimeout(f"no complete response within {policy.request_timeout:g} s "
-                                     f"(--request-timeout)") from None
-        except Exception as exc:  # classified below; anything not transient ends the call
-            last = number == policy.max_retries
-            if last or not is_transient(exc, connection_errors):
-                tries = f" (after {number + 1} attempts)" if number else ""
-                raise ModelError(f"{label}: {describe_failure(exc)}{tries}") from exc
-            if on_retry is not None:
-                on_retry(exc)
-            asked = retry_after_s(exc)
-            wait = policy.backoff(number) if asked is None else max(0.0, min(asked, policy.retry_after_cap_s))
-            await asyncio.sleep(wait)
-    raise AssertionError("unreachable: the loop returns or raises")
+            return await attempt()
+        except json.JSONDecodeError as exc:  # a 200 whose body is not JSON: the SDK's parse failed
+            raise InvalidReply(f"malformed reply: {exc}") from None
+
+    def counted(exc: BaseException) -> None:
+        nonlocal retried
+        retried += 1
+        if on_retry is not None:
+            on_retry(exc)
+
+    try:
+        return await retry_call_async(parsed, policy, lambda exc: is_transient(exc, connection_errors),
+                                      asked=retry_after_s, on_retry=counted)
+    except Exception as exc:  # anything that ends the call becomes one ModelError line
+        detail = describe_failure(exc) + (" (--request-timeout)" if isinstance(exc, AttemptTimeout) else "")
+        tries = f" (after {retried + 1} attempts)" if retried else ""
+        raise ModelError(f"{label}: {detail}{tries}") from exc

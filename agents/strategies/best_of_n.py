@@ -12,10 +12,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from langgraph.graph import END, START, StateGraph
-
 from factprobe.agents.choices import asked_text
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.linear import linear_graph
 from factprobe.agents.nodes import ask
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.agents.registry import register_strategy
@@ -61,7 +60,7 @@ def options(context: StrategyContext) -> tuple[int, float, str]:
 
 
 @register_strategy("best_of_n", "N samples at temperature 1.0, one selected (--samples, --selector)",
-                   samples=True, reads=("samples", "sample_temperature", "selector"))
+                   samples=True, selects=True, reads=("samples", "sample_temperature", "selector"), order=20)
 def build(context: StrategyContext):
     count, temperature, selector = options(context)
 
@@ -106,12 +105,4 @@ def build(context: StrategyContext):
         return {"answer": chosen["answer"], "confidence": chosen["confidence"], "raw": chosen["raw"],
                 "samples": samples, "calls": update["calls"], "trace": [*update["trace"], step]}
 
-    graph = StateGraph(QAState)
-    graph.add_node("build_prompt", build_prompt)
-    graph.add_node("sample", sample)
-    graph.add_node("select", select)
-    graph.add_edge(START, "build_prompt")
-    graph.add_edge("build_prompt", "sample")
-    graph.add_edge("sample", "select")
-    graph.add_edge("select", END)
-    return graph.compile()
+    return linear_graph({"build_prompt": build_prompt, "sample": sample, "select": select})

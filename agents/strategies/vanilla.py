@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from langgraph.graph import END, START, StateGraph
-
 from factprobe.agents.choices import presented_question
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.linear import linear_graph
 from factprobe.agents.nodes import generate_node, parse_node
 from factprobe.agents.prompts import VANILLA_USER, answer_messages, question_block
 from factprobe.agents.registry import register_strategy
@@ -33,17 +32,9 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
         return {"messages": make_messages(text, state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
-    graph = StateGraph(QAState)
-    graph.add_node("build_prompt", build_prompt)
-    graph.add_node("generate", generate_node(context))
-    graph.add_node("parse", parse_node)
-    graph.add_edge(START, "build_prompt")
-    graph.add_edge("build_prompt", "generate")
-    graph.add_edge("generate", "parse")
-    graph.add_edge("parse", END)
-    return graph.compile()
+    return linear_graph({"build_prompt": build_prompt, "generate": generate_node(context), "parse": parse_node})
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=())
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=(), order=10)
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages)

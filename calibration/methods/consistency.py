@@ -12,7 +12,7 @@ from factprobe.eval.core.normalize import normalize_answer
 from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
-@register_confidence("consistency", needs=("samples",), reads=("sample_temperature",))
+@register_confidence("consistency", needs=("samples",), reads=("sample_temperature",), order=30)
 def consistency(data: MethodInput) -> dict[str, float | None]:
     answer = data.state.get("answer")
     samples = data.stats["samples"].answers

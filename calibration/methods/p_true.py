@@ -12,7 +12,7 @@ from __future__ import annotations
 from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
-@register_confidence("p_true", needs=("p_true_probe",))
+@register_confidence("p_true", needs=("p_true_probe",), order=40)
 def p_true(data: MethodInput) -> dict[str, float | None]:
     probe = data.stats["p_true_probe"]
     if probe is None:

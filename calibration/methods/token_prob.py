@@ -12,7 +12,7 @@ import math
 from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
-@register_confidence("token_prob", needs=("answer_tokens",), outputs=("token_prob", "token_prob_min"))
+@register_confidence("token_prob", needs=("answer_tokens",), outputs=("token_prob", "token_prob_min"), order=20)
 def token_prob(data: MethodInput) -> dict[str, float | None]:
     tokens = data.stats["answer_tokens"].tokens
     if not tokens:

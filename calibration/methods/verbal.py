@@ -5,6 +5,6 @@ from __future__ import annotations
 from factprobe.eval.run.confidence import MethodInput, register_confidence
 
 
-@register_confidence("verbal")
+@register_confidence("verbal", order=10)
 def verbal(data: MethodInput) -> dict[str, float | None]:
     return {"verbal": data.state.get("confidence")}

@@ -115,7 +115,7 @@ def compare(rows: list[Result], baseline: Mapping[tuple[str, int], Result] | lis
     }
 
 
-@summary_section("gains")
+@summary_section("gains", order=40)
 def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """{strategy: gains entry} for every strategy but the baseline."""
     name_of_baseline = data.baseline
@@ -127,7 +127,7 @@ def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
             if name != name_of_baseline}
 
 
-@summary_section("modality_gains")
+@summary_section("modality_gains", order=50)
 def modality_gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
     """{X@S: entry} pairing each variant in input setting S with the same strategy X in the reference
     setting R (text when the run has it, else its first setting; factprobe.eval.core.modality): the

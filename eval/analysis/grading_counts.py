@@ -13,7 +13,7 @@ def asked_judge(row: Result) -> bool:
             and bool(row.answer and row.answer.strip()))
 
 
-@summary_section("grading")
+@summary_section("grading", order=90)
 def grading(data: SummaryInput) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for name, rows in data.by_strategy.items():

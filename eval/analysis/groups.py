@@ -114,7 +114,8 @@ class Condition:
             return not any(label in self.values for label in found)
         number = float(self.values[0])
         compare = {"<": float.__lt__, "<=": float.__le__, ">": float.__gt__, ">=": float.__ge__}[self.op]
-        return any(_number(label) is not None and compare(_number(label), number) for label in found)
+        numbers = [value for value in map(_number, found) if value is not None]
+        return any(compare(value, number) for value in numbers)
 
 
 def _number(text: str) -> float | None:
@@ -165,7 +166,7 @@ def grouped_scores(rows: Sequence[Result], fields: Sequence[str]) -> dict[str, d
     return {key: metrics_from_counts(counts[key]) for key in sorted(counts)}
 
 
-@summary_section("groups")
+@summary_section("groups", order=35)
 def groups(data: SummaryInput) -> dict[str, Any] | None:
     """Scores by the run's `group_by` fields over the rows matching its `where` (None when neither is
     set): {by, where, strategies: {name: {label: CO/IN/NA/CGA/F and counts}}}."""

@@ -22,7 +22,7 @@ def spread(values: list[float | None]) -> tuple[float | None, float | None]:
     return mean(defined), std
 
 
-@summary_section("repeats")
+@summary_section("repeats", order=60)
 def repeats(data: SummaryInput) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name, rows in data.by_strategy.items():

@@ -25,7 +25,7 @@ def row_k(row: Result) -> int:
     return max(ks) if ks else len(row.retrieved_ids or [])
 
 
-@strategy_metric
+@strategy_metric(order=30)
 def retrieval_scores(rows: list[Result]) -> dict[str, Any]:
     recalls: list[float] = []
     ranks: list[float] = []

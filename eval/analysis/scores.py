@@ -17,7 +17,7 @@ CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors",
              "f_score")
 
 
-@strategy_metric
+@strategy_metric(order=10)
 def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
     """SimpleQA counts and fractions on the answerable rows; unanswerable rows are counted apart."""
     scores = dict(answerable_scores(rows))
@@ -25,7 +25,7 @@ def simpleqa_scores(rows: list[Result]) -> dict[str, Any]:
     return scores
 
 
-@strategy_metric
+@strategy_metric(order=20)
 def costs(rows: list[Result]) -> dict[str, Any]:
     """Latency (compute time: model calls plus retrieval), tokens and calls per row."""
     columns = columns_of(rows)
@@ -41,7 +41,7 @@ def costs(rows: list[Result]) -> dict[str, Any]:
     }
 
 
-@summary_section("strategies")
+@summary_section("strategies", order=10)
 def strategies(data: SummaryInput) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name, rows in data.by_strategy.items():
@@ -52,12 +52,12 @@ def strategies(data: SummaryInput) -> dict[str, dict[str, Any]]:
     return out
 
 
-@summary_section("baseline")
+@summary_section("baseline", order=20)
 def baseline(data: SummaryInput) -> str | None:
     return data.baseline
 
 
-@summary_section("per_category")
+@summary_section("per_category", order=30)
 def per_category(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {}
     for name, rows in data.by_strategy.items():

@@ -1,8 +1,8 @@
 """summary.json from results.jsonl: one function per section, registered by name.
 
-A new section (or a new per-strategy metric) is one function in its own module: factprobe's own
-modules are listed in SECTIONS (their order is the summary's), an installed package's modules in the
-`factprobe.summary` entry-point group, a user's with `--plugin` (factprobe.eval.core.extensions).
+A new section (or a new per-strategy metric) is one function in its own module, declared in the
+`factprobe.summary` entry-point group (factprobe's own modules too) or loaded with `--plugin`
+(factprobe.eval.core.extensions); sections run, and metrics add their keys, by (order, name).
 `build_summary` is the only caller, for `run` and `report` alike.
 """
 
@@ -12,34 +12,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, overload
 
 from factprobe.eval.analysis.columns import StrategyRows
 from factprobe.eval.config.baseline import resolve_baseline
-from factprobe.eval.core.extensions import Registry, origin_of
+from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import GRADED, Result
 
 SummarySection = Callable[["SummaryInput"], Any]
 StrategyMetric = Callable[[list[Result]], dict[str, Any]]
 
-SECTIONS: Registry[SummarySection] = Registry("summary section", "factprobe.summary", [
-    "factprobe.eval.analysis.scores",
-    "factprobe.eval.analysis.groups",
-    "factprobe.eval.analysis.retrieval",
-    "factprobe.eval.analysis.gains",
-    "factprobe.eval.analysis.repeats",
-    "factprobe.eval.ttc.section",
-    "factprobe.eval.self_awareness.section",
-    "factprobe.eval.analysis.grading_counts",
-    "factprobe.decomposition.sections",
-    "factprobe.calibration.summary",
-    "factprobe.eval.video.section",
-    "factprobe.eval.video.scores",
-    "factprobe.eval.taxonomy.section",
-    "factprobe.eval.multiple_choice.section",
-])
-# per-strategy metrics live in the same modules, so the same list and group load them
-STRATEGY_METRICS: Registry[StrategyMetric] = Registry("strategy metric", "factprobe.summary", SECTIONS.builtin)
+SECTIONS: Registry[SummarySection] = Registry("summary section", "factprobe.summary")
+# per-strategy metrics live in the same modules, so the same group loads them
+STRATEGY_METRICS: Registry[StrategyMetric] = Registry("strategy metric", "factprobe.summary")
 
 
 @dataclass
@@ -72,31 +57,42 @@ class SummaryInput:
         return chosen if chosen in names else None
 
     def strategy_flag(self, strategy: str, flag: str) -> bool:
-        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`) as the manifest recorded
-        it (`strategy_flags`), so a report loads no strategy; for a run from before that key, the
-        strategy registry's answer (False for a strategy not registered in this process)."""
+        """A strategy spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`) as
+        the manifest recorded it (`strategy_flags`), so a report loads no strategy; for a run from
+        before that key (or that flag), the strategy registry's answer (False for a strategy not
+        registered in this process)."""
         recorded = (self.manifest.get("strategy_flags") or {}).get(strategy)
-        if recorded is not None:
-            return bool(recorded.get(flag))
+        if recorded is not None and flag in recorded:
+            return bool(recorded[flag])
         from factprobe.agents.registry import describes
 
         return describes(strategy, flag)
 
 
-def summary_section(name: str) -> Callable[[SummarySection], SummarySection]:
-    """Decorator: the function computes `summary[name]`."""
+def summary_section(name: str, order: int = DEFAULT_ORDER) -> Callable[[SummarySection], SummarySection]:
+    """Decorator (`@factprobe.summary_section`): the function computes `summary[name]`; sections
+    run, and appear in summary.json, by (order, name)."""
 
     def decorate(function: SummarySection) -> SummarySection:
-        SECTIONS.add(name, function, origin_of(function))
+        SECTIONS.add(name, function, origin_of(function), order)
         return function
 
     return decorate
 
 
-def strategy_metric(function: StrategyMetric) -> StrategyMetric:
-    """Decorator: the function adds keys to every `summary['strategies'][name]`."""
-    STRATEGY_METRICS.add(origin_of(function), function, origin_of(function))
-    return function
+@overload
+def strategy_metric(function: StrategyMetric, *, order: int = ...) -> StrategyMetric: ...
+@overload
+def strategy_metric(function: None = None, *, order: int = ...) -> Callable[[StrategyMetric], StrategyMetric]: ...
+def strategy_metric(function: StrategyMetric | None = None, *, order: int = DEFAULT_ORDER) -> Any:
+    """Decorator (`@factprobe.strategy_metric`, or `@factprobe.strategy_metric(order=N)`): the function
+    adds keys to every `summary['strategies'][name]`; metrics run by (order, origin)."""
+
+    def decorate(metric: StrategyMetric) -> StrategyMetric:
+        STRATEGY_METRICS.add(origin_of(metric), metric, origin_of(metric), order)
+        return metric
+
+    return decorate if function is None else decorate(function)
 
 
 def strategy_metrics() -> list[StrategyMetric]:

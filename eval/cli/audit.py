@@ -12,7 +12,6 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from factprobe.agents.models.registry import load_model
 from factprobe.eval.cli.output import print_json
 from factprobe.eval.core.format import pct
 from factprobe.eval.grading.audit import (
@@ -33,6 +32,7 @@ from factprobe.eval.grading.cascade import (
     check_grader_options,
 )
 from factprobe.eval.grading.judge import JudgeGrader
+from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
 
 BUILTIN = "builtin"
@@ -75,9 +75,10 @@ def cases_path(args: argparse.Namespace) -> Path:
 
 
 def make_audit_grader(args: argparse.Namespace) -> Grader:
-    """The grader the options name; options are checked before any judge model is loaded."""
+    """The grader the options name; options are checked before any judge model is loaded, and a
+    judge is reached before any case is graded (ModelSpecError, exit 2, when it cannot be)."""
     check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt)
-    judge = load_model(args.judge, use_cache=args.use_cache) if args.judge else None
+    judge = load_judge(args.judge, use_cache=args.use_cache) if args.judge else None
     return build_grader(args.grader, judge, args.hedging, args.judge_prompt)
 
 
@@ -103,6 +104,10 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
         print_json(summary)
     else:
         print_audit(summary, console)
+    if rows and summary["undecided"] == len(rows):   # not an agreement of 0%: no grade was given at all
+        print(f"factprobe: {grader.name} decided none of the {len(rows)} cases (all UNGRADED; "
+              f"first reason: {rows[0].note})", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -52,10 +52,11 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(args.dir)
     manifest = run_dir.read_manifest()
     for plugin in manifest.get("config", {}).get("plugins", []):
-        try:  # the specs of the run's own strategies (does it sample, offer a refusal, …)
+        try:  # its strategies' specs (does it sample, …) and its own sections, tables and plots
             load_plugin(plugin)
         except PluginError as exc:
-            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec")
+            console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec "
+                          f"and its own sections, tables and plots are left out")
     from factprobe.eval.report.build import write_report
 
     overrides = checked_options(explicit_options(args))
@@ -77,6 +78,8 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
+    for plugin in args.plugin or []:
+        load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
             raise ConfigError("usage: factprobe datasets describe D [--json]")
@@ -137,6 +140,8 @@ def build_parser() -> argparse.ArgumentParser:
     datasets.add_argument("action", nargs="?", choices=["describe"])
     datasets.add_argument("name", nargs="?")
     datasets.add_argument("--json", action="store_true")
+    datasets.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
+                          help="also list (or describe with) the loaders this module or .py file registers")
     datasets.set_defaults(handler=cmd_datasets)
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",

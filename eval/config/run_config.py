@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.json_schema import JsonDict
 
 from factprobe.eval.grading.base import HedgingPolicy
 
@@ -25,7 +26,7 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
     `strategy_option` marks options only some strategies read (a sweep folds cells that differ
     only in options none of their strategies reads)."""
-    extra = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
     if callable(default):
         return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)
@@ -57,8 +58,8 @@ class RunConfig(BaseModel):
     repeats: int = option(1, "ask every question R times", ge=1)
     temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
     max_tokens: int = option(96, "completion tokens per answer call", ge=1)
-    plugins: list[str] = option(list, "modules or .py files that register strategies (comma-separated)",
-                                flag="--plugin")
+    plugins: list[str] = option(list, "modules or .py files that register strategies or other extensions "
+                                "(comma-separated)", flag="--plugin")
     # strategy options
     samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
     sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",

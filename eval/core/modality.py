@@ -11,6 +11,8 @@ A name without `@` is the run's natural setting: frames when the question has me
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 TEXT, FRAMES, CAPTION = "text", "frames", "caption"
 SETTINGS = (TEXT, FRAMES, CAPTION)
 SEPARATOR = "@"
@@ -31,7 +33,7 @@ def split_variant(name: str) -> tuple[str, str | None]:
     return strategy, setting
 
 
-def expand_variants(strategies: list[str], settings: list[str]) -> list[str]:
+def expand_variants(strategies: list[str], settings: Sequence[str]) -> list[str]:
     """Each strategy once per setting, strategy by strategy; names that already carry a setting stay."""
     if not settings:
         return list(strategies)
@@ -42,14 +44,14 @@ def expand_variants(strategies: list[str], settings: list[str]) -> list[str]:
     return out
 
 
-def reference_setting(settings: list[str]) -> str | None:
+def reference_setting(settings: Sequence[str]) -> str | None:
     """The setting the others are compared with: text when the run has it, else the first one."""
     if not settings:
         return None
     return TEXT if TEXT in settings else settings[0]
 
 
-def expand_baseline(baseline: str | None, settings: list[str]) -> str | None:
+def expand_baseline(baseline: str | None, settings: Sequence[str]) -> str | None:
     """`--baseline NAME` under `--modality`: NAME in the reference setting (NAME@SETTING stays)."""
     if baseline is None or SEPARATOR in baseline or not settings:
         return baseline

@@ -37,5 +37,5 @@ def parse_json(text: str, path: Path, line: int | None = None) -> Any:
         where = line if line is not None else exc.lineno
         raise DatasetError(f"{path}, line {where}: not valid JSON ({exc.msg})") from None
     except RecursionError:
-        where = f", line {line}" if line is not None else ""
-        raise DatasetError(f"{path}{where}: JSON nested too deeply to read") from None
+        at_line = f", line {line}" if line is not None else ""
+        raise DatasetError(f"{path}{at_line}: JSON nested too deeply to read") from None

@@ -23,7 +23,7 @@ from factprobe.eval.datasets.raw import (
     json_records,
     parse_records,
 )
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "compceleb"
 
@@ -54,6 +54,7 @@ def unique_id(base: str, taken: set[str]) -> str:
     return candidate
 
 
+@loader("compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2", order=90)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     taken: set[str] = set()

@@ -26,7 +26,7 @@ from pydantic import BaseModel, Field, JsonValue
 from factprobe.eval.core.normalize import normalize_answer
 from factprobe.eval.core.schema import Hop, Question
 from factprobe.eval.datasets.raw import Text, check_hop_references, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "fanoutqa"
 
@@ -119,6 +119,7 @@ def build_hops(record: RawRecord, answer: str) -> tuple[list[Hop], bool]:
     return hops, composed
 
 
+@loader("fanoutqa", "FanOutQA JSON: human decompositions with depends_on", order=80)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     composed_count = 0

@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, StrictInt
 
 from factprobe.eval.core.schema import Passage, Question
 from factprobe.eval.datasets.raw import Text, json_records, jsonl_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "hotpotqa"
 
@@ -70,6 +70,7 @@ def read_records(path: Path) -> list[tuple[str, dict]]:
     return jsonl_records(path)
 
 
+@loader("hotpotqa", "HotpotQA distractor JSONL: 10 paragraphs, supporting facts", order=40)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     incomplete = 0

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import check_hop_references, jsonl_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 
 def check_filled(path: Path, where: str, question: Question) -> None:
@@ -30,6 +30,7 @@ def check_filled(path: Path, where: str, question: Question) -> None:
                            f"(give the gold option's exact text)")
 
 
+@loader("jsonl", "factprobe's native schema, one Question per line", order=10)
 def load(path: Path) -> Dataset:
     questions = []
     for where, question in parse_records(path, jsonl_records(path), Question, "factprobe's native schema"):

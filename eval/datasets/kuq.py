@@ -9,12 +9,13 @@ has no answer (its listed "answers" explain why it cannot be answered) and its `
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, StrictBool
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, jsonl_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "kuq"
 
@@ -27,12 +28,13 @@ class RawRecord(BaseModel):
     source: str = ""
 
 
+@loader("kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions", order=70)
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, jsonl_records(path), RawRecord, "KUQ"):
         label = (record.category or record.source).strip() or "general"
-        common = dict(id=f"kuq-{where.removeprefix('line ')}", question=record.question,
-                      category=label, source=NAME)
+        common: dict[str, Any] = dict(id=f"kuq-{where.removeprefix('line ')}", question=record.question,
+                                      category=label, source=NAME)
         if record.unknown:
             questions.append(Question(**common, answer=None, answerable=False,
                                       unanswerable_reason=record.category or None))

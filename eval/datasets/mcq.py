@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import AnswerText, Text, jsonl_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "mcq"
 LETTERS = string.ascii_uppercase
@@ -43,6 +43,7 @@ def gold_option(path: Path, where: str, choices: list[str], answer: str, field: 
     raise record_error(path, where, field, f"{answer!r} is neither an option's letter nor one of the options")
 
 
+@loader("mcq", "multiple-choice JSONL: id, question, choices, answer (letter or text)", order=110)
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, jsonl_records(path), RawRecord, "multiple-choice JSONL"):

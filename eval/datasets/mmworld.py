@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "mmworld"
 
@@ -42,6 +42,7 @@ class RawVideo(BaseModel):
     questions: list[RawQuestion] = Field(min_length=1)
 
 
+@loader("mmworld", "MMWorld annotation JSON: videos with lettered options", order=120)
 def load(path: Path) -> Dataset:
     questions = []
     for where, video in parse_records(path, json_records(path), RawVideo, "MMWorld"):

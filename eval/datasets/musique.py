@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field, StrictBool, StrictInt
 
@@ -26,7 +27,7 @@ from factprobe.eval.datasets.raw import (
     parse_records,
     record_error,
 )
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 from factprobe.eval.datasets.relations import relation_question, tidy_question
 
 NAME = "musique"
@@ -98,8 +99,8 @@ def to_question(path: Path, where: str, record: RawRecord) -> Question:
         corpus.append(Passage(id=paragraph_ids[paragraph.idx], title=paragraph.title,
                               text=paragraph.paragraph_text))
     gold = [paragraph_ids[p.idx] for p in record.paragraphs if p.is_supporting]
-    common = dict(id=record.id, question=record.question, category=record.id.split("__")[0],
-                  passage_ids=gold, corpus=corpus, source=NAME)
+    common: dict[str, Any] = dict(id=record.id, question=record.question, category=record.id.split("__")[0],
+                                  passage_ids=gold, corpus=corpus, source=NAME)
     hops = build_hops(path, where, record, paragraph_ids)
     if not record.answerable:
         return Question(**common, answer=None, answerable=False,
@@ -115,6 +116,7 @@ def to_question(path: Path, where: str, record: RawRecord) -> Question:
     return Question(**common, answer=answer, aliases=aliases, hops=hops)
 
 
+@loader("musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question", order=30)
 def load(path: Path) -> Dataset:
     records = parse_records(path, jsonl_records(path), RawRecord, "MuSiQue")
     return Dataset(path.stem, [to_question(path, where, record) for where, record in records])

@@ -7,7 +7,7 @@ each problem becomes a DatasetError naming the file, the line or record, and the
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from pydantic import AfterValidator, BaseModel, StrictFloat, StrictInt, StringConstraints, ValidationError
 
@@ -20,7 +20,10 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 Located = tuple[str, dict[str, Any]]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 """A string that must hold something besides spaces (stored stripped)."""
-AnswerText = Annotated[Text | StrictInt | StrictFloat, AfterValidator(str)]
+if TYPE_CHECKING:
+    AnswerText = str   # what the validator below makes of every accepted value
+else:
+    AnswerText = Annotated[Text | StrictInt | StrictFloat, AfterValidator(str)]
 """An answer some datasets write as a number (a latitude, a year): kept as its text."""
 
 

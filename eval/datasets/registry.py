@@ -1,13 +1,18 @@
-"""`--dataset` values: `sample` or `LOADER:PATH`; each loader is one module plus a line here."""
+"""`--dataset` values: `sample` or `LOADER:PATH`.
+
+A loader is one module whose `load(path) -> Dataset` carries `@factprobe.loader(name, description)`;
+the module is declared in the `factprobe.loaders` entry-point group (factprobe's own too, named as
+the loader, so a run imports only its own) or loaded with `--plugin` (factprobe.eval.core.extensions).
+"""
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Passage, Question
 from factprobe.eval.core.suggest import did_you_mean
 
@@ -24,24 +29,28 @@ class Dataset:
 
 Loader = Callable[[Path], Dataset]
 
-# name -> (module, one-line description); the module defines `load(path) -> Dataset`.
-LOADERS: dict[str, tuple[str, str]] = {
-    "jsonl": ("factprobe.eval.datasets.jsonl_loader", "factprobe's native schema, one Question per line"),
-    "simpleqa": ("factprobe.eval.datasets.simpleqa", "SimpleQA CSV (metadata, question/problem, true_answer/answer)"),
-    "musique": ("factprobe.eval.datasets.musique", "MuSiQue JSONL: 2-4 hop chains, 20 paragraphs per question"),
-    "hotpotqa": ("factprobe.eval.datasets.hotpotqa", "HotpotQA distractor JSONL: 10 paragraphs, supporting facts"),
-    "2wiki": ("factprobe.eval.datasets.twowiki", "2WikiMultihopQA JSONL: paragraphs, evidence triples as hops"),
-    "selfaware": ("factprobe.eval.datasets.selfaware", "SelfAware JSON: answerable and unanswerable questions"),
-    "kuq": ("factprobe.eval.datasets.kuq", "Known Unknowns (KUQ) JSONL: known and unknown questions"),
-    "fanoutqa": ("factprobe.eval.datasets.fanoutqa", "FanOutQA JSON: human decompositions with depends_on"),
-    "compceleb": ("factprobe.eval.datasets.compceleb", "Compositional Celebrities JSON: Q1/A1 then Q2/A2"),
-    "videosimpleqa": ("factprobe.eval.datasets.videosimpleqa",
-                      "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id"),
-    "mcq": ("factprobe.eval.datasets.mcq", "multiple-choice JSONL: id, question, choices, answer (letter or text)"),
-    "mmworld": ("factprobe.eval.datasets.mmworld", "MMWorld annotation JSON: videos with lettered options"),
-    "worldsense": ("factprobe.eval.datasets.worldsense",
-                   "WorldSense worldsense_qa.json: task0.. per video, letter answers"),
-}
+
+@dataclass(frozen=True)
+class LoaderSpec:
+    name: str
+    description: str
+    load: Loader
+
+
+LOADERS: Registry[LoaderSpec] = Registry("dataset loader", "factprobe.loaders")
+
+
+def loader(name: str, description: str, order: int = DEFAULT_ORDER) -> Callable[[Loader], Loader]:
+    """Decorator (`@factprobe.loader`): `load(path) -> Dataset` reads `--dataset NAME:PATH`;
+    `factprobe datasets` lists loaders by (order, name)."""
+    if not name or ":" in name or name == "sample" or name != name.strip():
+        raise ValueError(f"loader name {name!r}: use a non-empty name without ':' or spaces, not 'sample'")
+
+    def decorate(load: Loader) -> Loader:
+        LOADERS.add(name, LoaderSpec(name, description, load), origin_of(load), order)
+        return load
+
+    return decorate
 
 
 def load_sample_dataset() -> Dataset:
@@ -53,7 +62,7 @@ def load_sample_dataset() -> Dataset:
 def describe_loaders() -> dict[str, str]:
     """Every dataset name and loader with its description."""
     return {"sample": "bundled benchmark: single- and multi-hop, unanswerable, with its own corpus",
-            **{name: description for name, (_, description) in LOADERS.items()}}
+            **{name: spec.description for name, spec in LOADERS.items().items()}}
 
 
 def load_dataset(spec: str) -> Dataset:
@@ -61,15 +70,15 @@ def load_dataset(spec: str) -> Dataset:
     if spec == "sample":
         return load_sample_dataset()
     loader_name, sep, path_text = spec.partition(":")
-    if not sep or loader_name not in LOADERS or not path_text:
-        hint = did_you_mean(loader_name, [*LOADERS, "sample"]) if loader_name else ""
+    found = LOADERS.get(loader_name) if sep and path_text else None
+    if found is None:
+        hint = did_you_mean(loader_name, [*LOADERS.items(), "sample"]) if loader_name else ""
         raise DatasetError(f"unknown dataset {spec!r}{hint}: use `sample` or LOADER:PATH with LOADER one of "
-                           f"{', '.join(LOADERS)}")
+                           f"{', '.join(LOADERS.items())}")
     path = Path(path_text).expanduser()
     if not path.exists():
         raise DatasetError(f"{path}: no such file")
-    module = importlib.import_module(LOADERS[loader_name][0])
-    dataset: Dataset = module.load(path)
+    dataset: Dataset = found.load(path)
     if not dataset.questions:
         raise DatasetError(f"{path}: the {loader_name} loader found no questions")
     ids = [q.id for q in dataset.questions]

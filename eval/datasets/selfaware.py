@@ -8,12 +8,13 @@ answer is the answer and the others are aliases. The category is the upstream co
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, StrictBool, StrictInt
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.raw import Text, answer_and_aliases, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "selfaware"
 
@@ -33,11 +34,12 @@ def category(source: str) -> str:
     return name or "general"
 
 
+@loader("selfaware", "SelfAware JSON: answerable and unanswerable questions", order=60)
 def load(path: Path) -> Dataset:
     questions = []
     for where, record in parse_records(path, json_records(path, "example"), RawRecord, "SelfAware"):
-        common = dict(id=f"selfaware-{record.question_id}", question=record.question,
-                      category=category(record.source), source=NAME)
+        common: dict[str, Any] = dict(id=f"selfaware-{record.question_id}", question=record.question,
+                                      category=category(record.source), source=NAME)
         if not record.answerable:
             questions.append(Question(**common, answer=None, answerable=False))
             continue

@@ -20,7 +20,7 @@ from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.text_files import read_utf8
 from factprobe.eval.datasets.raw import Located, Text, parse_records
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "simpleqa"
 COLUMNS = {"question": ("question", "problem"), "true_answer": ("true_answer", "answer")}
@@ -75,6 +75,7 @@ def csv_rows(path: Path) -> list[Located]:
     return rows
 
 
+@loader("simpleqa", "SimpleQA CSV (metadata, question/problem, true_answer/answer)", order=20)
 def load(path: Path) -> Dataset:
     questions = []
     for number, (_, row) in enumerate(parse_records(path, csv_rows(path), RawRow, "SimpleQA CSV"), start=1):

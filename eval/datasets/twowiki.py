@@ -22,7 +22,7 @@ from factprobe.eval.core.normalize import normalize_answer
 from factprobe.eval.core.schema import Hop, Passage, Question
 from factprobe.eval.datasets.hotpotqa import gold_passage_ids, read_records, titled_corpus
 from factprobe.eval.datasets.raw import Text, parse_records
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 from factprobe.eval.datasets.relations import relation_question
 
 NAME = "2wiki"
@@ -67,6 +67,7 @@ def chain_hops(record: RawRecord, passages: dict[str, Passage]) -> list[Hop]:
     return hops
 
 
+@loader("2wiki", "2WikiMultihopQA JSONL: paragraphs, evidence triples as hops", order=50)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     unchained = incomplete = 0

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from factprobe.eval.core.schema import Hop, Question
 from factprobe.eval.datasets.raw import AnswerText, Text, json_records, parse_records, record_error
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "videosimpleqa"
 MIN_HOPS, MAX_HOPS = 2, 4
@@ -66,6 +66,7 @@ def sub_qas(path: Path, where: str, fields: dict[str, object]) -> list[Hop]:
     return hops
 
 
+@loader("videosimpleqa", "Video SimpleQA JSON: 2-4 per-hop sub-QAs, video id as media_id", order=100)
 def load(path: Path) -> Dataset:
     questions: list[Question] = []
     differing = 0

@@ -24,7 +24,7 @@ from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.mcq import gold_option
 from factprobe.eval.datasets.raw import AnswerText, Text, json_document, parse_records
-from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.registry import Dataset, loader
 
 NAME = "worldsense"
 TASK_KEY = re.compile(r"task\d+")
@@ -51,6 +51,7 @@ def without_letters(candidates: list[str]) -> list[str]:
     return [text.strip() for text in candidates]
 
 
+@loader("worldsense", "WorldSense worldsense_qa.json: task0.. per video, letter answers", order=130)
 def load(path: Path) -> Dataset:
     document = json_document(path)
     if not isinstance(document, dict) or not document:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import Grader
+from factprobe.eval.grading.service import GradingService
 
 LABELS = (Grade.CORRECT, Grade.INCORRECT, Grade.NOT_ATTEMPTED)
 GRADE_COLUMNS = (*LABELS, Grade.UNGRADED)
@@ -143,10 +144,12 @@ def judge_calls_of(grader: Grader) -> int:
 
 async def grade_cases(cases: list[LoadedCase], grader: Grader,
                       on_graded: Callable[[], None] | None = None) -> list[AuditRow]:
-    """Grade every case in order; `on_graded` is called after each (for a progress bar)."""
+    """Grade every case in order through the grading service (a grader that raises leaves the case
+    UNGRADED, as in a run); `on_graded` is called after each (for a progress bar)."""
+    grading = GradingService(grader)
     rows: list[AuditRow] = []
     for loaded in cases:
-        outcome = await grader.grade(loaded.question, loaded.case.answer)
+        outcome = await grading.grade(loaded.question, loaded.case.answer)
         rows.append(AuditRow(loaded.line, loaded.case.case_type, Grade(loaded.case.label), outcome.grade,
                              outcome.grader, outcome.note))
         if on_graded is not None:

@@ -22,11 +22,13 @@ class HedgingPolicy(str, Enum):
 
 @dataclass(frozen=True)
 class GradeOutcome:
-    """A grade, the grader that gave it, and a short note (the judge's justification or the rule hit)."""
+    """A grade, the grader that gave it, and a short note (the judge's justification or the rule hit);
+    `error` is set only when the grader raised (eval.grading.service): the redacted exception text."""
 
     grade: Grade
     grader: str
     note: str | None = None
+    error: str | None = None
 
 
 class Grader(Protocol):

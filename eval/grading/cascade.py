@@ -29,6 +29,11 @@ class CascadeGrader:
         self.name = f"cascade:rules>{judge.name}"
 
     @property
+    def parts(self) -> tuple[Grader, JudgeGrader]:
+        """The graders whose names the cascade's outcomes carry."""
+        return self.rules, self.judge
+
+    @property
     def judge_calls(self) -> int:
         """How many answers the judge was asked to grade."""
         return self.judge.calls

@@ -215,7 +215,7 @@ def read_answer(answer: str, keep_or: bool = False, question: str | None = None)
     """
     answer = answer_text(answer)
     items = listed_items(answer)
-    if items is not None:
+    if items is not None and question is not None:   # without the question no field is the answer
         items = answer_field(items, question)
     parts = items if items is not None else clauses(answer)
     refused = False

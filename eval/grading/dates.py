@@ -98,9 +98,9 @@ def _readings(pattern_index: int, match: re.Match[str]) -> list[DateValue]:
         a, b = int(groups["a"]), int(groups["b"])
         readings = {DateValue(year, b, a), DateValue(year, a, b)}
         return [r for r in readings if _valid(r.year, r.month, r.day)]
-    month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
-    day = int(groups["day"]) if groups.get("day") else None
-    return [DateValue(year, month, day)]
+    named_month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
+    named_day = int(groups["day"]) if groups.get("day") else None
+    return [DateValue(year, named_month, named_day)]
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ leaves the others undecided. A rough location ("somewhere in Austria", "in Europ
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from factprobe.eval.grading.names import is_person_question
@@ -80,7 +81,7 @@ def _names(tokens: list[Token], asked: set[str]) -> list[str]:
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         touching = following is not None and following.gap == " " and following.norm.isalpha() \
             and following.norm not in STOPWORDS
-        qualifier = touching and (not following.capitalised or qualifies_next)
+        qualifier = touching and following is not None and (not following.capitalised or qualifies_next)
         capitalised = token.capitalised and token.norm.isalpha() and token.norm not in STOPWORDS
         if capitalised and not qualifier and token.norm not in asked:
             names.insert(0, token.text)
@@ -88,7 +89,7 @@ def _names(tokens: list[Token], asked: set[str]) -> list[str]:
     return names
 
 
-def _of_kind(word: str, kinds: set[str], person: bool) -> bool:
+def _of_kind(word: str, kinds: AbstractSet[str], person: bool) -> bool:
     return word in kinds or _singular(word) in kinds or (person and len(word) > 4 and bool(_AGENT.search(word)))
 
 

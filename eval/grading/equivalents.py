@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from factprobe.eval.core.normalize import strip_accents
+from factprobe.eval.grading.roman import ROMAN, roman_value
 
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 # Formulas and symbols -> the name they stand for; diatomic gases are written with their "2".
@@ -42,16 +43,10 @@ _LOCAL_PLACES: dict[str, str] = {
     "deutschland": "germany", "espana": "spain", "nippon": "japan", "nihon": "japan", "suomi": "finland",
     "sverige": "sweden", "norge": "norway", "danmark": "denmark", "osterreich": "austria", "hellas": "greece",
 }
-_ROMAN = re.compile(r"\b(?=[IVXLC]{2,}\b)C{0,3}(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+_ROMAN = re.compile(rf"\b(?=[IVXLC]{{2,}}\b){ROMAN}\b")   # two letters at least: "I" is a pronoun
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.IGNORECASE)
 _LOWER_WORD = re.compile(r"\b[a-z]{3,}\b")
 _PLURAL_ENDINGS = ("s", "es")
-
-
-def _roman(numeral: str) -> int:
-    values = [_ROMAN_VALUES[letter] for letter in numeral]
-    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
 
 
 def _words(text: str) -> set[str]:
@@ -89,8 +84,8 @@ def _numerals(claim: str, gold: str) -> str:
         return claim
 
     def ordinal(match: re.Match[str]) -> str:
-        value = _roman(match.group(0))
-        if value not in ordinals:
+        value = roman_value(match.group(0))
+        if value is None or value not in ordinals:
             return match.group(0)
         return f"{value}{_suffix(value)}"
 

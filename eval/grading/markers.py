@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from factprobe.eval.grading.roman import roman_value
 from factprobe.eval.grading.tokens import STOPWORDS, Token, same_word, tokenize
 
-_ROMAN = re.compile(r"(?=[IVX])X{0,3}(?:IX|IV|V?I{0,3})")
-_ROMAN_VALUES = {"I": 1, "V": 5, "X": 10}
+HIGHEST_REGNAL = 39   # XXXIX: a higher numeral after a name is not taken for a regnal number
 _ORDINAL = re.compile(r"(\d+)(?:st|nd|rd|th)")
 # Generation words and the generation they name ("fils" is the son, "père" the father).
 _GENERATIONS = {"jr": "junior", "junior": "junior", "fils": "junior", "younger": "junior",
@@ -36,16 +36,6 @@ class Marker:
     value: str
 
 
-def roman_value(numeral: str) -> int:
-    """The value of a Roman numeral from I to XXXIX."""
-    total = 0
-    for index, letter in enumerate(numeral):
-        value = _ROMAN_VALUES[letter]
-        following = _ROMAN_VALUES[numeral[index + 1]] if index + 1 < len(numeral) else 0
-        total += -value if value < following else value
-    return total
-
-
 def _is_name(token: Token) -> bool:
     return token.capitalised and token.norm.isalpha() and len(token.norm) > 1 and token.norm not in STOPWORDS
 
@@ -54,11 +44,12 @@ def _regnal(tokens: list[Token], index: int, lower_case: bool) -> str | None:
     """The regnal number the token writes, if it follows a name ("II", "the Second", "2nd")."""
     token = tokens[index]
     numeral = token.text.upper() if lower_case and len(token.text) > 1 else token.text
-    if _ROMAN.fullmatch(numeral):
+    value = roman_value(numeral)
+    if value is not None and value <= HIGHEST_REGNAL:
         following = tokens[index + 1] if index + 1 < len(tokens) else None
         if numeral == "I" and following is not None and following.gap == " " and following.norm in _PRONOUN_VERBS:
             return None
-        return str(roman_value(numeral))
+        return str(value)
     ordinal = _ORDINAL.fullmatch(token.norm)
     if ordinal and (token.capitalised or token.text[:1].isdigit()):
         return ordinal.group(1)

@@ -153,7 +153,7 @@ def names_in(text: str) -> list[str]:
         if opener:
             following = tokens[index + 1] if index + 1 < len(tokens) else None
             ends = following is None or bool(re.search(r"[.!?;:]", following.gap))
-            if not ends and not following.capitalised:
+            if not ends and following is not None and not following.capitalised:
                 continue
         found.append(token.text)
     return found

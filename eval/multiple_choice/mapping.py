@@ -60,8 +60,8 @@ def letter_by_rules(answer: str | None, shown: ShownChoices) -> str | None:
         if match:
             return known(match.group(1), shown)
     match = _LETTER_THEN_TEXT.match(text)
-    if match and known(match.group(1), shown):
-        letter = known(match.group(1), shown)
+    letter = known(match.group(1), shown) if match else None
+    if match and letter:
         return letter if plain(match.group(2)) == plain(shown.option_of(letter)) else None
     same = [letter for letter, option in zip(shown.letters, shown.options) if plain(option) == plain(text)]
     return same[0] if len(same) == 1 else None

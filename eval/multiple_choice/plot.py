@@ -15,7 +15,7 @@ from factprobe.eval.report.build import report_plot  # noqa: E402
 from factprobe.eval.report.html.figures import save_figure  # noqa: E402
 
 
-@report_plot
+@report_plot(order=70)
 def multiple_choice_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     scores = summary.get("multiple_choice") or {}
     if not scores:
@@ -26,7 +26,7 @@ def multiple_choice_plot(summary: dict[str, Any], rows: list[Result], out_dir: P
     ax.bar(positions, [100 * (scores[n]["accuracy"] or 0) for n in names], label="accuracy")
     for position, name in zip(positions, names):
         ax.hlines(100 * scores[name]["chance"], position - 0.4, position + 0.4, colors="black",
-                  linestyles="--", label="chance" if position == 0 else None)
+                  linestyles="--", label="chance" if position == 0 else "_nolegend_")
     ax.set_xticks(list(positions), names)
     ax.set_ylabel("% of multiple-choice rows")
     ax.set_ylim(0, 100)

@@ -32,7 +32,7 @@ def strategy_choices(rows: list[Result]) -> dict[str, Any] | None:
             "refused": sum(row.grade is Grade.NOT_ATTEMPTED for row, _ in entries)}
 
 
-@summary_section("multiple_choice")
+@summary_section("multiple_choice", order=170)
 def multiple_choice(data: SummaryInput) -> dict[str, dict[str, Any]]:
     out = {}
     for name, rows in data.by_strategy.items():

@@ -12,7 +12,7 @@ from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
 
 
-@report_table
+@report_table(order=90)
 def multiple_choice_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("multiple_choice") or {}
     if not scores:

@@ -1,9 +1,9 @@
 """Reports from a run directory: summary.json, terminal tables and PNG plots, without model calls.
 
 Tables and plots are registered like summary sections (factprobe.eval.core.extensions): one function in
-its own module, listed in TABLES (factprobe's own, in print order), in the `factprobe.report`
-entry-point group, or loaded with `--plugin`. A plot returns the path it wrote, or None when the
-data has nothing to draw.
+its own module, declared in the `factprobe.report` entry-point group (factprobe's own modules too) or
+loaded with `--plugin`; they print and draw by (order, origin). A plot returns the path it wrote,
+or None when the data has nothing to draw.
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, overload
 
 from rich.console import Console
 
 from factprobe.eval.analysis.summary import build_summary, latest_rows
-from factprobe.eval.core.extensions import Registry, origin_of
+from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.store.run_dir import RunDir
@@ -27,40 +27,43 @@ TableFn = Callable[[dict[str, Any], Console], None]
 # works, and the bulky ones (trace, raw, question, hops, …) are read from results.jsonl on access.
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
-TABLES: Registry[TableFn] = Registry("report table", "factprobe.report", [
-    "factprobe.eval.report.tables.scores",
-    "factprobe.eval.report.tables.groups",
-    "factprobe.eval.report.gains_plot",
-    "factprobe.eval.report.tables.modality",
-    "factprobe.eval.report.tables.retrieval",
-    "factprobe.eval.ttc.table",
-    "factprobe.eval.self_awareness.table",
-    "factprobe.eval.ttc.plot",
-    "factprobe.decomposition.report",
-    "factprobe.calibration.table",
-    "factprobe.calibration.plots",
-    "factprobe.eval.taxonomy.plot",
-    "factprobe.eval.multiple_choice.table",
-    "factprobe.eval.multiple_choice.plot",
-])
-# plots live in the same modules as tables, so the same list and group load them
-PLOTS: Registry[PlotFn] = Registry("report plot", "factprobe.report", TABLES.builtin)
+TABLES: Registry[TableFn] = Registry("report table", "factprobe.report")
+# plots live in the same modules as tables, so the same group loads them
+PLOTS: Registry[PlotFn] = Registry("report plot", "factprobe.report")
 
 
-def report_table(function: TableFn) -> TableFn:
-    """Decorator: print this table after a run and in `factprobe report`."""
-    TABLES.add(origin_of(function), function, origin_of(function))
-    return function
+@overload
+def report_table(function: TableFn, *, order: int = ...) -> TableFn: ...
+@overload
+def report_table(function: None = None, *, order: int = ...) -> Callable[[TableFn], TableFn]: ...
+def report_table(function: TableFn | None = None, *, order: int = DEFAULT_ORDER) -> Any:
+    """Decorator (`@factprobe.report_table`, or `(order=N)`): print this table after a run and in
+    `factprobe report`, by (order, origin)."""
+
+    def decorate(table: TableFn) -> TableFn:
+        TABLES.add(origin_of(table), table, origin_of(table), order)
+        return table
+
+    return decorate if function is None else decorate(function)
 
 
-def report_plot(function: PlotFn) -> PlotFn:
-    """Decorator: draw this plot into the run directory."""
-    PLOTS.add(origin_of(function), function, origin_of(function))
-    return function
+@overload
+def report_plot(function: PlotFn, *, order: int = ...) -> PlotFn: ...
+@overload
+def report_plot(function: None = None, *, order: int = ...) -> Callable[[PlotFn], PlotFn]: ...
+def report_plot(function: PlotFn | None = None, *, order: int = DEFAULT_ORDER) -> Any:
+    """Decorator (`@factprobe.report_plot`, or `(order=N)`): draw this plot into the run directory,
+    by (order, origin)."""
+
+    def decorate(plot: PlotFn) -> PlotFn:
+        PLOTS.add(origin_of(plot), plot, origin_of(plot), order)
+        return plot
+
+    return decorate if function is None else decorate(function)
 
 
 def table_functions() -> list[TableFn]:
-    """Every registered table function, in registration order."""
+    """Every registered table function, by (order, origin)."""
     return TABLES.values()
 
 

@@ -31,7 +31,7 @@ def draw_gains(summary: dict[str, Any], ax: Any, key: str = "f_score_delta") -> 
     return ax
 
 
-@report_plot
+@report_plot(order=5)
 def gains_plot(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
     """gains.png: ΔF and Δaccuracy side by side; None without a strategy besides the baseline."""
     gains = summary.get("gains") or {}

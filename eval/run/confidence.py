@@ -17,18 +17,9 @@ from typing import Any, Callable
 
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.core.extensions import Registry, origin_of
+from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.suggest import did_you_mean
-
-# factprobe's own method modules (importing one registers its method); an installed package adds
-# its own through the `factprobe.confidence` entry-point group, a user's file through --plugin.
-CONFIDENCE_MODULES = [
-    "factprobe.calibration.methods.verbal",
-    "factprobe.calibration.methods.token_prob",
-    "factprobe.calibration.methods.consistency",
-    "factprobe.calibration.methods.p_true",
-]
 
 
 @dataclass(frozen=True)
@@ -56,36 +47,41 @@ class UnknownConfidenceError(ValueError):
     """A --confidence value nobody registered, or options a method cannot run with."""
 
 
-METHODS: Registry[ConfidenceMethod] = Registry("confidence method", "factprobe.confidence", CONFIDENCE_MODULES)
+# a method's module is declared in the `factprobe.confidence` entry-point group (factprobe's own
+# too) or loaded with --plugin; importing it registers the method
+METHODS: Registry[ConfidenceMethod] = Registry("confidence method", "factprobe.confidence")
 
 
 def register_confidence(name: str, needs: tuple[str, ...] = (), outputs: tuple[str, ...] | None = None,
-                        reads: tuple[str, ...] = ()) -> Callable[[Score], Score]:
-    """Decorator: register `score(MethodInput) -> {output: value}` as the method `name`."""
+                        reads: tuple[str, ...] = (), order: int = DEFAULT_ORDER) -> Callable[[Score], Score]:
+    """Decorator (`@factprobe.confidence_method`): register `score(MethodInput) -> {output: value}` as
+    the method `name`; methods and their outputs are listed by (order, name)."""
 
     def decorate(score: Score) -> Score:
         METHODS.add(name, ConfidenceMethod(name, tuple(needs), tuple(outputs or (name,)), score, tuple(reads)),
-                    origin_of(score))
+                    origin_of(score), order)
         return score
 
     return decorate
 
 
 def confidence_methods() -> dict[str, ConfidenceMethod]:
-    """Every registered method by name, in registration order."""
+    """Every registered method by name, by (order, name)."""
     return METHODS.items()
 
 
 def get_method(name: str) -> ConfidenceMethod:
-    known = confidence_methods()
-    owner = next((method.name for method in known.values() if name in method.outputs and name not in known), None)
-    if owner:
-        raise UnknownConfidenceError(f"--confidence {name}: {name} is recorded by the {owner} method, not asked "
-                                     f"for itself; use --confidence {owner}")
-    if name not in known:
+    """The method called `name` (importing only its own module when an entry point is named so)."""
+    method = METHODS.get(name)
+    if method is None:
+        known = confidence_methods()
+        owner = next((m.name for m in known.values() if name in m.outputs), None)
+        if owner:
+            raise UnknownConfidenceError(f"--confidence {name}: {name} is recorded by the {owner} method, not "
+                                         f"asked for itself; use --confidence {owner}")
         raise UnknownConfidenceError(f"unknown confidence method {name!r}{did_you_mean(name, known)}; "
                                      f"known: {', '.join(known)}")
-    return known[name]
+    return method
 
 
 def options_read(config: RunConfig) -> set[str]:
@@ -94,7 +90,7 @@ def options_read(config: RunConfig) -> set[str]:
 
 
 def output_order() -> list[str]:
-    """Every output name of every method, in registration order (for tables and plots)."""
+    """Every output name of every method, in the methods' order (for tables and plots)."""
     return [output for method in confidence_methods().values() for output in method.outputs]
 
 

@@ -8,32 +8,14 @@ common error messages, with anything shaped like an API key redacted).
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass
 
+from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Result
 
 EXIT_TOO_MANY_ERRORS = 3
 TOP_MESSAGES = 3
-
-# Credential shapes seen in SDK error texts: provider key prefixes, bearer tokens, `key=...`
-# query or header echoes, and long opaque tokens. A hand-written pattern list: the messages are
-# short one-liners and no maintained library redacts free text without a model or a network call.
-_SECRET = re.compile(
-    r"(?:sk-(?:ant-|proj-)?[A-Za-z0-9_\-*]{8,}"
-    r"|hf_[A-Za-z0-9]{20,}"
-    r"|AIza[0-9A-Za-z_\-]{30,}"
-    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,}"
-    r"|(?<=[?&]key=)[^&\s]+"
-    r"|(?i:(?<=api[_-]key[=:] )|(?<=api[_-]key[=:]))[^\s,;)]+"
-    r"|\b(?=[A-Za-z0-9_\-]*\d)(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{40,}\b)")
-REDACTED = "[redacted]"
-
-
-def redact(text: str) -> str:
-    """`text` with every substring shaped like an API key or token replaced by [redacted]."""
-    return _SECRET.sub(REDACTED, text)
 
 
 @dataclass(frozen=True)

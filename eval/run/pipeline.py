@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
-from factprobe.agents.models.base import ChatModel, ModelError, ModelSpecError, model_identity, warm_up
+from factprobe.agents.models.base import warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
@@ -28,9 +28,10 @@ from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import build_grader, check_grader_options
+from factprobe.eval.grading.judge_loader import load_judge, reach_model
 from factprobe.eval.media.attach import attaches_images, check_model_reads_images, prepare_media
 from factprobe.eval.run.confidence import check_confidence_config
-from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, redact, warnings
+from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, warnings
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
 from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.steps import active_post_steps
@@ -101,25 +102,13 @@ def request_limits(config: RunConfig) -> RequestLimits:
     return RequestLimits(timeout_s=config.request_timeout, max_retries=config.max_retries)
 
 
-def reach_model(model: ChatModel, flag: str, spec: str) -> None:
-    """Reach the model once before any question (a remote server is asked which model it serves;
-    a local file is hashed): a dead server or a wrong model stops the run here, with exit 2."""
-    try:
-        asyncio.run(model_identity(model))
-    except ModelError as exc:
-        raise ModelSpecError(f"{flag} {spec} could not be reached, so nothing was run: {redact(str(exc))}. "
-                             f"Check that the server is up and the URL is right (a slow server may "
-                             f"need a longer --request-timeout).") from None
-
-
 def make_grader(config: RunConfig) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
     judge = None
     if config.judge:
-        judge = load_model(config.judge, use_cache=config.use_cache, threads=config.threads,
+        judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
-        reach_model(judge, "--judge", config.judge)
     return build_grader(config.grader, judge, config.hedging, config.judge_prompt)
 
 
@@ -147,10 +136,18 @@ def report_current(run_dir: RunDir) -> bool:
     return report_is_current(run_dir)
 
 
+def run_folder(config: RunConfig) -> Path:
+    """The config's run directory: `new_config` and `resumed_config` always set it, so only a
+    config completed some other way lacks it (an OptionError naming --out)."""
+    if config.out is None:
+        raise OptionError("--out: the run has no run directory (build its config with new_config)")
+    return config.out
+
+
 def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError)."""
-    run_dir = RunDir(config.out)
+    run_dir = RunDir(run_folder(config))
     try:
         return _execute_locked(config, resume, console, run_dir)
     finally:
@@ -199,6 +196,9 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     warm_up(model, answer_messages(""))
     grader = make_grader(config)
     runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
+    # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
+    # answered and graded again like any other undone row, never re-graded by the run's grader
+    ungraded = [row for row in ungraded if runner.grader.regrades(row)]
     if not resume:
         run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
     total = len(questions) * len(config.strategies) * config.repeats

@@ -16,11 +16,12 @@ from factprobe.agents.registry import get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.record import record_fields
+from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Question, Result
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.grading.base import GradeOutcome, Grader
+from factprobe.eval.grading.service import GradingService
 from factprobe.eval.media.attach import AttachingModel, RunMedia, attached, current_attachment
-from factprobe.eval.run.failures import redact
 from factprobe.eval.run.steps import PostStep, PostStepInput
 from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval.metrics import gold_passage_ids
@@ -34,11 +35,6 @@ class Job:
     question: Question
     strategy: str
     repeat: int
-
-
-def error_text(exc: BaseException) -> str:
-    """`Type: message`, with anything shaped like a key redacted (servers may echo credentials)."""
-    return redact(f"{type(exc).__name__}: {exc}".strip())
 
 
 def base_row(question: Question, strategy: str, repeat: int) -> dict[str, Any]:
@@ -63,10 +59,10 @@ def state_costs(state: QAState) -> dict[str, Any]:
 
 async def stream_graph(graph: Any, inputs: dict[str, Any], state: QAState) -> QAState:
     """Run a compiled graph, keeping its state after every step in `state` (updated in place),
-    so a step that raises leaves the trace and calls of the steps before it."""
+    so a step that raises leaves the trace and calls of the steps before it. Each streamed value
+    is the whole state so far (a key once set stays set), so updating replaces every key."""
     async for values in graph.astream(inputs, config={"recursion_limit": RECURSION_LIMIT},
                                       stream_mode="values"):
-        state.clear()
         state.update(values)
     return state
 
@@ -80,7 +76,7 @@ class Runner:
         self.config = config
         self.media = media or RunMedia()
         self.dataset = dataset
-        self.grader = grader
+        self.grader = GradingService(grader)   # every grade of the run, under one error policy
         self.run_dir = run_dir
         self.post_steps = post_steps
         self.console = console
@@ -132,27 +128,22 @@ class Runner:
         return Result.model_validate(row)
 
     async def grade(self, question: Question, answer: str | None) -> GradeOutcome:
-        """The grader's outcome; a grader that raises leaves the answer UNGRADED, for --resume."""
-        try:
-            return await self.grader.grade(question, answer)
-        except Exception as exc:  # the answer is kept and re-graded on resume
-            return GradeOutcome(Grade.UNGRADED, self.grader.name, f"grader failed: {error_text(exc)}")
+        """The grading service's outcome (a grader that raises leaves the answer UNGRADED, for --resume)."""
+        return await self.grader.grade(question, answer)
 
     async def regrade(self, row: Result, question: Question) -> Result:
         """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
-        outcome = await self.grade(question, row.answer)
-        note = f"re-graded on resume (was UNGRADED: {row.grade_note}); {outcome.note or 'no note'}"
-        return Result.model_validate({**row.model_dump(), "grade": outcome.grade,
-                                      "grader": outcome.grader, "grade_note": note})
+        return await self.grader.regrade(row, question)
 
     def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> list[Job]:
         return [Job(q, s, r) for r in range(self.config.repeats) for q in questions
                 for s in self.config.strategies if (q.id, s, r) not in done]
 
     async def regrade_all(self, rows: list[Result], questions: list[Question]) -> int:
-        """Re-grade UNGRADED rows without asking the model again; returns how many were re-graded."""
+        """Re-grade the UNGRADED rows the grading service may decide (GradingService.regrades)
+        without asking the model again; returns how many were re-graded."""
         by_id = {question.id: question for question in questions}
-        pending = [row for row in rows if row.question_id in by_id]
+        pending = [row for row in rows if row.question_id in by_id and self.grader.regrades(row)]
         semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
 
         async def one(row: Result) -> None:

@@ -30,10 +30,10 @@ class RunFailed(RuntimeError):
 def run_config(config: RunConfig, resume: bool = False, console: Console | None = None) -> int:
     """Run `config` through the CLI's pipeline; returns its exit status. With `resume`, the run in
     `config.out` is continued after checking that `config` matches its manifest."""
-    from factprobe.eval.run.pipeline import execute_run, resumed_config
+    from factprobe.eval.run.pipeline import execute_run, resumed_config, run_folder
 
     if resume:
-        config = resumed_config(Path(config.out), config.model_dump(exclude_unset=True, exclude={"out"}))
+        config = resumed_config(run_folder(config), config.model_dump(exclude_unset=True, exclude={"out"}))
     return execute_run(config, resume=resume, console=console or output_console())
 
 

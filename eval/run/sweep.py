@@ -26,7 +26,8 @@ from rich.table import Table
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.core.format import output_console
-from factprobe.eval.run.pipeline import new_config
+from factprobe.eval.run.pipeline import new_config, run_folder
+from factprobe.eval.store.atomic import atomic_open
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
@@ -129,7 +130,7 @@ def combined_rows(cells: list[Cell]) -> list[dict[str, Any]]:
     """One row per cell × strategy from each cell's summary.json."""
     rows = []
     for cell in cells:
-        summary = json.loads((cell.config.out / "summary.json").read_text(encoding="utf-8"))
+        summary = json.loads((run_folder(cell.config) / "summary.json").read_text(encoding="utf-8"))
         for strategy, scores in summary.get("strategies", {}).items():
             gain = (summary.get("gains") or {}).get(strategy) or {}
             row: dict[str, Any] = {"cell": cell.name, "run_dir": str(cell.config.out),
@@ -146,12 +147,10 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     columns: list[str] = []
     for row in rows:
         columns += [key for key in row if key not in columns]
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as handle:
+    with atomic_open(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
         writer.writerows(rows)
-    tmp.replace(path)
 
 
 def print_table(rows: list[dict[str, Any]], console: Console) -> None:
@@ -203,7 +202,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
                           f"of the options that differ)[/dim]")
             continue
         console.rule(f"sweep cell {cell.name}")
-        resume = (cell.config.out / "manifest.json").is_file()
+        resume = (run_folder(cell.config) / "manifest.json").is_file()
         statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
     rows = combined_rows(cells)
     for row in rows:

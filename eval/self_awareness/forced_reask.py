@@ -27,7 +27,7 @@ def offers_refusal(strategy: str) -> bool:
     return describes(strategy, "offers_refusal")
 
 
-@register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies))
+@register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies), order=30)
 async def forced_reask(data: PostStepInput) -> dict[str, Any]:
     question = data.question
     if not offers_refusal(data.strategy) or not question.answerable:

@@ -69,13 +69,13 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
     n = counts["n_answerable"] + counts["n_unanswerable"]
     kk, ku = ratio(counts["known_knowns"], n), ratio(counts["known_unknowns"], n)
     return {"n": n, **counts, "score_kk": kk, "score_ku": ku,
-            "score_sa": None if kk is None else kk + ku,
+            "score_sa": None if kk is None or ku is None else kk + ku,
             "answer_rate": ratio(counts["answered"], n),
             "answer_accuracy": ratio(counts["correct"], counts["answered"]),
             "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"])}
 
 
-@summary_section("self_awareness")
+@summary_section("self_awareness", order=80)
 def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
     grouped = data.by_strategy
     offered = {name: data.strategy_flag(name, "offers_refusal") for name in grouped}

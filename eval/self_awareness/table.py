@@ -12,7 +12,7 @@ from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
 
 
-@report_table
+@report_table(order=50)
 def self_awareness_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("self_awareness") or {}
     if not scores:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from factprobe.eval.store.atomic import atomic_write_bytes
 from factprobe.eval.store.json_store import JsonStore, default_cache_dir, hash_key
 
 REF_PREFIX = "sha256:"
@@ -65,10 +64,7 @@ class MediaStore:
         ref = REF_PREFIX + hashlib.sha256(jpeg).hexdigest()
         path = self.path_of(ref)
         if not path.is_file():
-            handle, temporary = tempfile.mkstemp(dir=self.images, suffix=".part")
-            with os.fdopen(handle, "wb") as out:
-                out.write(jpeg)
-            os.replace(temporary, path)
+            atomic_write_bytes(path, jpeg)
         return ref
 
     def read(self, ref: str) -> bytes:

@@ -2,7 +2,7 @@
 
 A run holds `DIR/.lock` (an exclusive `fcntl.flock`) from start to end, so a second run on the same
 directory stops at once; the kernel releases the lock when its process dies, so a killed run never
-blocks the next one. manifest.json and summary.json are replaced atomically (`write_atomic`).
+blocks the next one. manifest.json and summary.json are replaced atomically (`write_json_atomic`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Annotated, Any, Iterator
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.store.atomic import atomic_write_text
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 
 MANIFEST = "manifest.json"
@@ -51,28 +52,9 @@ class _RowRanges(BaseModel):
     hops: list[_HopRanges] | None = None
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` so a reader (or a crash) sees the old file or the new one, never
-    a part: write a temporary file beside it, fsync it, rename it over `path`, fsync the folder."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with tmp.open("w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
 def write_json_atomic(path: Path, value: Any) -> None:
-    """`value` as indented JSON, written with `write_atomic`."""
-    write_atomic(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    """`value` as indented JSON, replacing `path` atomically and durably (fsync of file and folder)."""
+    atomic_write_text(path, json.dumps(value, indent=2, ensure_ascii=False) + "\n", fsync=True)
 
 
 def read_utf8(path: Path) -> str:

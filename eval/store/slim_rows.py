@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -157,9 +157,8 @@ class RowFile:
 def _extras(data: dict[str, Any]) -> dict[str, Any]:
     """The keys of a row dict that are not Result fields (those post steps added), in their order."""
     names = data.keys() - FIELD_SET
-    if len(names) > 1:
-        names = [name for name in data if name in names]
-    return {name: data[name] for name in names}
+    ordered = [name for name in data if name in names] if len(names) > 1 else names
+    return {name: data[name] for name in ordered}
 
 
 class SlimRow:
@@ -192,6 +191,9 @@ class SlimRow:
     extras: dict[str, Any]
     hop_grades: tuple[Grade | None, ...] | None
     steps: tuple[dict[str, Any], ...]
+    _file: RowFile | Result | None   # a Result for a row made from one (`from_result`)
+    _offset: int
+    _plain: bool
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], file: RowFile | None, offset: int) -> SlimRow:
@@ -286,11 +288,12 @@ def full_rows(rows: Iterable[Result | SlimRow]) -> list[Result]:
     return [row.full() if isinstance(row, SlimRow) else row for row in rows]
 
 
-def row_dumps(rows: list[Result] | list[SlimRow]) -> Iterator[dict[str, Any]]:
+def row_dumps(rows: Sequence[Result | SlimRow]) -> Iterator[dict[str, Any]]:
     """`model_dump(mode="json")` of every row; slim rows of one file are read again in one pass."""
     file = rows[0]._file if rows and isinstance(rows[0], SlimRow) else None
-    if isinstance(file, RowFile) and all(isinstance(row, SlimRow) and row._file is file for row in rows):
-        yield from file.dumps((row.offset, row._plain) for row in rows)
+    slim = [row for row in rows if isinstance(row, SlimRow) and row._file is file]
+    if isinstance(file, RowFile) and len(slim) == len(rows):
+        yield from file.dumps((row.offset, row._plain) for row in slim)
         return
     for row in rows:
         yield (row.full() if isinstance(row, SlimRow) else row).model_dump(mode="json")

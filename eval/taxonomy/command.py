@@ -10,8 +10,8 @@ from typing import Any
 from rich.console import Console
 
 from factprobe.agents.models.base import ChatModel, ModelError
-from factprobe.agents.models.registry import load_model
 from factprobe.eval.core.schema import Result
+from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.store.run_dir import RunDir
 from factprobe.eval.taxonomy.classify import TaxonomyFile, classify_row, incorrect_rows
 
@@ -52,7 +52,7 @@ async def classify_pending(model: ChatModel, run_dir: RunDir, judge: str, concur
 def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(args.dir)
     run_dir.read_manifest()
-    model = load_model(args.judge, use_cache=args.use_cache)
+    model = load_judge(args.judge, use_cache=args.use_cache)   # reached first: a dead judge exits 2
     classified, failures = asyncio.run(classify_pending(model, run_dir, args.judge, args.concurrency))
     console.print(f"taxonomy: {classified} answers classified by {args.judge} "
                   f"({TaxonomyFile(run_dir.path).path})")

@@ -18,7 +18,7 @@ from factprobe.eval.taxonomy.classify import KINDS, UNCLASSIFIED  # noqa: E402
 STACK = (*KINDS, UNCLASSIFIED, "pending")
 
 
-@report_plot
+@report_plot(order=60)
 def taxonomy_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     counts = summary.get("taxonomy") or {}
     if not counts:

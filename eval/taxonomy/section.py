@@ -14,7 +14,7 @@ from factprobe.eval.analysis.summary import SummaryInput, summary_section
 from factprobe.eval.taxonomy.classify import KINDS, UNCLASSIFIED, TaxonomyFile, incorrect_rows
 
 
-@summary_section("taxonomy")
+@summary_section("taxonomy", order=160)
 def taxonomy(data: SummaryInput) -> dict[str, dict[str, Any]]:
     if data.directory is None:
         return {}

@@ -1,6 +1,6 @@
 """Test-time-compute curves from recorded samples, without calling the model again (protocols §4).
 
-best_of_n rows carry every sample (graded during the run by eval.sample_steps) and the selection
+best_of_n rows carry every sample (graded during the run by eval.ttc.step) and the selection
 the run made; self_refine rows carry every round. A curve point is computed on the answerable rows
 whose selected sample has a grade:
 
@@ -22,11 +22,6 @@ from typing import Any
 from factprobe.agents.selection import confidence_index, majority_index
 from factprobe.eval.analysis.metrics import grade_metrics, mean
 from factprobe.eval.core.schema import Grade, Result
-
-
-def strategy_base(name: str) -> str:
-    """'best_of_n+rag' -> 'best_of_n': the strategy a composed name builds on."""
-    return name.split("+", 1)[0]
 
 
 def curve_sizes(samples: int) -> list[int]:

@@ -19,7 +19,7 @@ def percent(values: list[float | None]) -> list[float]:
     return [float("nan") if v is None else 100 * v for v in values]
 
 
-@report_plot
+@report_plot(order=10)
 def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
     curves = summary.get("ttc") or {}
     if not curves:

@@ -1,10 +1,14 @@
 """Post steps that make test-time-compute curves computable offline (eval.ttc).
 
 `grade_samples`: grades every recorded sample of best_of_n and every round of self_refine with the
-run's grader (once per distinct answer in a row), so curves need no grader later; a judge works as
-well as the rule grader. `prefix_picks` (best_of_n with `--selector model` only): asks the model to
+run's grader through its grading service (once per distinct answer in a row), so curves need no
+grader later; a judge works as well as the rule grader, and a sample whose grader raised is
+UNGRADED with the reason in its `grade_note` (left out of the curves, never a wrong answer).
+`prefix_picks` (best_of_n with `--selector model` only): asks the model to
 pick among the first N samples for each N = 2, 4, … below `--samples`, the extra calls the `model`
-selector needs for a curve. Both are measurement: their calls stay out of the row's costs and are
+selector needs for a curve. Which strategy gets which step is decided by its registry flags
+(`samples`, `selects`), so a composed or variant name (`best_of_n+rag`, `best_of_n@text`) is
+treated as its base. Both are measurement: their calls stay out of the row's costs and are
 recorded in the entries. A failed pick call is recorded in its entry and does not fail the row.
 """
 
@@ -16,13 +20,10 @@ from factprobe.agents.models.base import ModelError
 from factprobe.agents.registry import describes
 from factprobe.agents.selection import parse_pick, selection_messages
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.run.runner import error_text
+from factprobe.eval.core.redact import error_text
+from factprobe.eval.core.schema import Grade
 from factprobe.eval.run.steps import PostStepInput, register_post_step
-from factprobe.eval.ttc.curves import curve_sizes, strategy_base
-
-
-def runs_any(config: RunConfig, bases: set[str]) -> bool:
-    return any(strategy_base(name) in bases for name in config.strategies)
+from factprobe.eval.ttc.curves import curve_sizes
 
 
 def samples_answers(strategy: str) -> bool:
@@ -30,7 +31,7 @@ def samples_answers(strategy: str) -> bool:
     return describes(strategy, "samples")
 
 
-@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies))
+@register_post_step("grade_samples", lambda config: any(samples_answers(s) for s in config.strategies), order=10)
 async def grade_samples(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
     if not samples_answers(data.strategy) or not samples:
@@ -42,18 +43,24 @@ async def grade_samples(data: PostStepInput) -> dict[str, Any]:
         if answer not in outcomes:
             outcomes[answer] = await data.grader.grade(data.question, answer)
         outcome = outcomes[answer]
-        graded.append({**sample, "grade": outcome.grade.value, "grader": outcome.grader})
+        undecided = {"grade_note": outcome.note} if outcome.grade is Grade.UNGRADED else {}
+        graded.append({**sample, "grade": outcome.grade.value, "grader": outcome.grader, **undecided})
     return {"samples": graded}
 
 
+def selects_sample(strategy: str) -> bool:
+    """True for strategies that select one of their samples (their spec says so)."""
+    return describes(strategy, "selects")
+
+
 def wants_prefix_picks(config: RunConfig) -> bool:
-    return config.selector == "model" and config.samples > 2 and runs_any(config, {"best_of_n"})
+    return config.selector == "model" and config.samples > 2 and any(map(selects_sample, config.strategies))
 
 
-@register_post_step("prefix_picks", wants_prefix_picks)
+@register_post_step("prefix_picks", wants_prefix_picks, order=20)
 async def prefix_picks(data: PostStepInput) -> dict[str, Any]:
     samples = data.state.get("samples")
-    if strategy_base(data.strategy) != "best_of_n" or not samples:
+    if not selects_sample(data.strategy) or not samples:
         return {}
     answers = [sample.get("answer") for sample in samples]
     entries = []

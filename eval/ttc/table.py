@@ -20,7 +20,7 @@ def add_curve(table: Table, name: str, label: str, curve: dict[str, Any]) -> Non
                       "" if failed[i] is None else str(failed[i]))
 
 
-@report_table
+@report_table(order=40)
 def ttc_table(summary: dict[str, Any], console: Console) -> None:
     curves = summary.get("ttc") or {}
     if not curves:

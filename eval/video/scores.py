@@ -27,7 +27,7 @@ def benchmark_f_score(co: float | None, cga: float | None) -> float | None:
     return round(100 * 2 * co * rounded_cga / (co + rounded_cga), 1) / 100
 
 
-@strategy_metric
+@strategy_metric(order=60)
 def videosimpleqa_f_score(rows: list[Result]) -> dict[str, Any]:
     scores = answerable_scores(rows)
     return {"videosimpleqa_f_score": benchmark_f_score(scores["accuracy"], scores["cga"])}

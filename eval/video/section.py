@@ -54,7 +54,7 @@ def strategy_evidence(rows: list[Result]) -> dict[str, Any] | None:
     return entry
 
 
-@summary_section("video_evidence")
+@summary_section("video_evidence", order=150)
 def video_evidence(data: SummaryInput) -> dict[str, dict[str, Any]]:
     out = {}
     for name, rows in data.by_strategy.items():

@@ -14,7 +14,7 @@ from factprobe.eval.media.attach import current_attachment
 from factprobe.eval.run.steps import PostStepInput, register_post_step
 
 
-@register_post_step("video_evidence", enabled=lambda config: True)
+@register_post_step("video_evidence", enabled=lambda config: True, order=70)
 async def video_evidence(data: PostStepInput) -> dict[str, Any]:
     if data.question.media_id is None:
         return {}

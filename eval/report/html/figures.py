@@ -6,10 +6,15 @@ import base64
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from factprobe.eval.store.atomic import atomic_open
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 # Text stays text in the SVG (smaller, selectable); the browser draws it with its own fonts.
-SVG_STYLE = {"svg.fonttype": "none"}
+SVG_STYLE: dict[RcKeyType, Any] = {"svg.fonttype": "none"}
 _SVG_START = re.compile(r"<svg\b")
 
 
@@ -17,9 +22,11 @@ def save_figure(figure: Any, path: Path, dpi: int) -> Path:
     """Write `figure` to `path` (a .png) and to the same name with .svg; return the PNG path."""
     import matplotlib  # only drawing needs it; importing it costs startup time
 
-    figure.savefig(path, dpi=dpi)
-    with matplotlib.rc_context(SVG_STYLE):
-        figure.savefig(path.with_suffix(".svg"), format="svg")
+    # each file replaced whole, so a concurrent report on the same folder never inlines a part
+    with atomic_open(path, "wb") as handle:
+        figure.savefig(handle, format="png", dpi=dpi)
+    with matplotlib.rc_context(SVG_STYLE), atomic_open(path.with_suffix(".svg"), "wb") as handle:
+        figure.savefig(handle, format="svg")
     return path
 
 

@@ -6,9 +6,11 @@ import uuid
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import IO, TYPE_CHECKING, Any
 
 from markupsafe import Markup
+
+from factprobe.eval.store.atomic import atomic_open
 
 if TYPE_CHECKING:
     from jinja2 import Environment
@@ -44,15 +46,13 @@ def render_to(path: Path, template: str, streamed: dict[str, Iterable[str]] | No
         marker = f"\x00{uuid.uuid4().hex}:{name}\x00"   # cannot occur in rendered text
         context[name] = Markup(marker)
         markers[marker] = pieces
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
+    with atomic_open(path) as handle:   # two reports on one folder: each page is one whole version
         for chunk in page.generate(css=asset("report.css"), js=asset("report.js"), **context):
             _write_chunk(handle, chunk, markers)
-    tmp.replace(path)
     return path
 
 
-def _write_chunk(handle: TextIO, chunk: str, markers: dict[str, Iterable[str]]) -> None:
+def _write_chunk(handle: IO[str], chunk: str, markers: dict[str, Iterable[str]]) -> None:
     """Write `chunk`, writing each stream in place of its marker."""
     for marker, pieces in markers.items():
         if marker in chunk:

@@ -8,7 +8,7 @@ report has one entry per record; the cross-run report has one per run (null wher
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
 
@@ -31,13 +31,13 @@ def entry(row: Result) -> dict[str, Any]:
     return data
 
 
-def record(row: Result, entries: list[dict[str, Any] | None], versus: str | None = None) -> dict[str, Any]:
+def record(row: Result | SlimRow, entries: list[dict[str, Any] | None], versus: str | None = None) -> dict[str, Any]:
     return {"id": row.question_id, "strategy": row.strategy, "repeat": row.repeat,
             "question": row.question, "gold": row.gold, "category": row.category,
             "hops": row.hop_count, "answerable": row.answerable, "vs": versus, "e": entries}
 
 
-def versus_baseline(row: Result, baseline_correct: dict[tuple[str, int], bool],
+def versus_baseline(row: Result | SlimRow, baseline_correct: dict[tuple[str, int], bool],
                     baseline: str | None) -> str | None:
     """GAINED when the row is CORRECT and the baseline's answer to the same question and repeat is
     not, LOST for the reverse; None for the baseline itself or a pair without a baseline row."""
@@ -59,7 +59,7 @@ def run_records(rows: list[Result], baseline: str | None) -> list[dict[str, Any]
     return list(iter_run_records(rows, baseline))
 
 
-def iter_run_records(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[dict[str, Any]]:
+def iter_run_records(rows: Sequence[Result | SlimRow], baseline: str | None) -> Iterator[dict[str, Any]]:
     """`run_records`, one record at a time (a report streams them into the page). Slim rows read
     from a run directory are dumped from their lines, read again in one pass."""
     baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
@@ -75,14 +75,14 @@ def iter_run_records(rows: list[Result] | list[SlimRow], baseline: str | None) -
         yield item
 
 
-def iter_record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[str]:
+def iter_record_texts(rows: Sequence[Result | SlimRow], baseline: str | None) -> Iterator[str]:
     """`script_json` of each of `iter_run_records`, where a slim row whose line is a model dump as
     it stands is embedded as that line, unparsed: `{"vs": …, "e": [line]}`, the page reading the
     shared fields (id, question, …) from the entry (report.js). Other rows are whole records."""
     return (_escape(text) for text in _record_texts(rows, baseline))
 
 
-def record_list_chunks(rows: list[Result] | list[SlimRow], baseline: str | None,
+def record_list_chunks(rows: Sequence[Result | SlimRow], baseline: str | None,
                        batch: int = RECORDS_PER_CHUNK) -> Iterator[str]:
     """`record_text_chunks(iter_record_texts(rows, baseline))`, escaped `batch` records at a time
     (one `_escape` per batch instead of per record)."""
@@ -95,16 +95,17 @@ def record_list_chunks(rows: list[Result] | list[SlimRow], baseline: str | None,
     yield "]"
 
 
-def _record_texts(rows: list[Result] | list[SlimRow], baseline: str | None) -> Iterator[str]:
+def _record_texts(rows: Sequence[Result | SlimRow], baseline: str | None) -> Iterator[str]:
     """The record texts of `iter_record_texts`, some not yet escaped (`_escape` leaves an escaped
     text as it is, so escaping them all once is right)."""
     file = rows[0].row_file if rows and isinstance(rows[0], SlimRow) else None
-    if file is None or not all(isinstance(row, SlimRow) and row.row_file is file for row in rows):
+    slim = [row for row in rows if isinstance(row, SlimRow) and row.row_file is file]
+    if file is None or len(slim) != len(rows):
         yield from (script_json(item) for item in iter_run_records(rows, baseline))
         return
     baseline_correct = {(row.question_id, row.repeat): row.grade is Grade.CORRECT
-                        for row in rows if row.strategy == baseline}
-    for row, line in zip(rows, file.lines(row.offset for row in rows)):
+                        for row in slim if row.strategy == baseline}
+    for row, line in zip(slim, file.lines(row.offset for row in slim)):
         versus = versus_baseline(row, baseline_correct, baseline)
         if row.plain:
             yield f'{{"vs":{VERSUS_JSON[versus]},"e":[{line.rstrip()}]}}'
@@ -118,7 +119,7 @@ def filter_choices(rows: list[Result] | list[SlimRow]) -> Iterator[dict[str, Any
         yield {"strategy": row.strategy, "category": row.category, "hops": row.hop_count, "repeat": row.repeat}
 
 
-def differing_records(runs: list[list[Result]]) -> list[dict[str, Any]]:
+def differing_records(runs: Sequence[Sequence[Result]]) -> list[dict[str, Any]]:
     """Records of the keys at least two runs answered with different grades, one entry per run."""
     by_run: list[dict[Key, Result]] = [{row.key: row for row in rows} for rows in runs]
     keys: dict[Key, None] = {}

@@ -45,9 +45,9 @@ def plain(value: Any) -> str:
             return Text.from_markup(value).plain
         except MarkupError:
             return value
-    console = Console(file=io.StringIO(), width=200, color_system=None)
-    console.print(value)
-    return console.file.getvalue().rstrip()
+    buffer = io.StringIO()
+    Console(file=buffer, width=200, color_system=None).print(value)
+    return buffer.getvalue().rstrip()
 
 
 def from_rich(table: Table, source: str = "") -> HtmlTable:

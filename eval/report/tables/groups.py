@@ -12,7 +12,7 @@ from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
 
 
-@report_table
+@report_table(order=15)
 def groups_table(summary: dict[str, Any], console: Console) -> None:
     groups = summary.get("groups")
     if not groups:

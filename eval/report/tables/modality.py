@@ -15,7 +15,7 @@ from factprobe.eval.report.build import report_table
 from factprobe.eval.report.tables.scores import gain_cell, p_cell, pairs_cell, times
 
 
-@report_table
+@report_table(order=20)
 def modality_table(summary: dict[str, Any], console: Console) -> None:
     gains = summary.get("modality_gains") or {}
     if not gains:

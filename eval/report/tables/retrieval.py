@@ -15,7 +15,7 @@ def _share(part: float | None, whole: float | None) -> float | None:
     return part / whole if part is not None and whole else None
 
 
-@report_table
+@report_table(order=30)
 def retrieval_table(summary: dict[str, Any], console: Console) -> None:
     strategies = summary.get("strategies", {})
     if not any(s.get("retrieval_latency_s_mean") or s.get("retrieval_n") for s in strategies.values()):

@@ -32,7 +32,7 @@ def gain_cell(gain: dict[str, Any] | None, prefix: str = "") -> str:
     """A delta and its interval: `f_score_delta` with `ci_low`/`ci_high`, or `accuracy_delta` with
     `accuracy_ci_low`/`accuracy_ci_high` (prefix "accuracy_")."""
     value = None if gain is None else gain.get("accuracy_delta" if prefix else "f_score_delta")
-    if value is None:
+    if gain is None or value is None:
         return "–"
     interval = ""
     if gain.get(f"{prefix}ci_low") is not None:
@@ -67,7 +67,7 @@ def f_cell(scores: dict[str, Any], repeats: dict[str, Any] | None) -> str:
     return pct(scores["f_score"])
 
 
-@report_table
+@report_table(order=10)
 def scores_table(summary: dict[str, Any], console: Console) -> None:
     baseline = summary.get("baseline")
     gains = summary.get("gains", {})
