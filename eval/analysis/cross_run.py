@@ -14,15 +14,13 @@ runs asked different questions under one id.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from factprobe.eval.analysis.gains import compare
-from factprobe.eval.analysis.summary import LatestRows, build_summary, latest_rows
+from factprobe.eval.analysis.grader_agreement import grader_agreement, judge_rankings
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.schema import Result
-from factprobe.eval.store.run_dir import RunDir
 
 PAIR_KEYS = ("n_pairs", "f_score", "baseline_f_score", "f_score_delta", "accuracy", "baseline_accuracy",
              "accuracy_delta", "ci_low", "ci_high", "p_value", "accuracy_ci_low", "accuracy_ci_high",
@@ -35,49 +33,6 @@ SHOWN_IDS = 5
 
 class QuestionSetError(ValueError):
     """Runs that did not answer the same questions (and pairing over the shared ones was not asked for)."""
-
-
-@dataclass
-class LoadedRun:
-    """One run directory read once: its display name (never an absolute path), rows and manifest."""
-
-    name: str
-    path: Path
-    rows: LatestRows
-    manifest: dict[str, Any]
-
-    @property
-    def seed(self) -> int:
-        return int((self.manifest.get("config") or {}).get("seed", 0))
-
-    @property
-    def by_strategy(self) -> dict[str, list[Result]]:
-        return dict(self.rows.by_strategy)
-
-    @cached_property
-    def summary(self) -> dict[str, Any]:
-        """The run's summary recomputed from its rows (as `factprobe report` would write it)."""
-        return build_summary(self.rows, self.manifest, self.path)
-
-
-def display_names(paths: list[Path]) -> list[str]:
-    """The shortest trailing parts of each path that tell the runs apart (`a/run`, `b/run`), so a
-    page meant to be shared names no local absolute path."""
-    parts = [path.resolve().parts for path in paths]
-    for depth in range(1, max(len(p) for p in parts) + 1):
-        names = ["/".join(p[-depth:]).lstrip("/") for p in parts]
-        if len(set(names)) == len(names):
-            return names
-    return [f"{name}#{index + 1}" for index, name in enumerate(names)]
-
-
-def load_runs(paths: list[Path]) -> list[LoadedRun]:
-    names = display_names(paths)
-    runs = []
-    for name, path in zip(names, paths):
-        run_dir = RunDir(path)
-        runs.append(LoadedRun(name, path, latest_rows(run_dir.read_results()), run_dir.read_manifest()))
-    return runs
 
 
 def question_texts(run: LoadedRun) -> dict[str, tuple[str, str | None]]:
@@ -193,8 +148,6 @@ def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, share
             warnings.append(f"{run.name} shares no strategy name with {base.name} ({', '.join(run.by_strategy)} "
                             f"vs {', '.join(base.by_strategy)}), so it is not paired")
         pairs.extend(found)
-    from factprobe.eval.analysis.grader_agreement import grader_agreement, judge_rankings
-
     agreement = [entry for run in runs if run is not base
                  for entry in [grader_agreement(base, run)] if entry is not None]
     return {"baseline": base.name, "runs": [run.name for run in runs], "n_shared": len(shared),

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from factprobe.eval.analysis.cross_run import LoadedRun, QuestionSetError, shared_questions
+from factprobe.eval.analysis.cross_run import QuestionSetError, shared_questions
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.schema import GRADED, Grade
 
 TIERS = ("solved", "easy", "medium", "hard", "undecided", "unanswerable")

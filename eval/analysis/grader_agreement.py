@@ -18,7 +18,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
-from factprobe.eval.analysis.cross_run import LoadedRun
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.analysis.metrics import grade_metrics
 from factprobe.eval.core.schema import GRADED, Grade, Result
 from factprobe.eval.grading.audit import cohen_kappa

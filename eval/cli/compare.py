@@ -12,7 +12,8 @@ from factprobe.eval.cli.output import print_json
 
 
 def cmd_compare(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.analysis.cross_run import QuestionSetError, compare_runs_data, load_runs
+    from factprobe.eval.analysis.cross_run import QuestionSetError, compare_runs_data
+    from factprobe.eval.analysis.loaded_runs import load_runs
 
     runs = load_runs(args.dirs)
     try:

@@ -13,8 +13,9 @@ from factprobe.eval.cli.output import print_json
 
 
 def cmd_difficulty(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.analysis.cross_run import QuestionSetError, load_runs
+    from factprobe.eval.analysis.cross_run import QuestionSetError
     from factprobe.eval.analysis.difficulty import TIERS, difficulty, id_file_text
+    from factprobe.eval.analysis.loaded_runs import load_runs
 
     keep = None
     if args.keep:

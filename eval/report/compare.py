@@ -9,7 +9,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.eval.analysis.cross_run import LoadedRun
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.tables.scores import gain_cell, p_cell
 

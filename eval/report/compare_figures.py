@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from factprobe.eval.analysis.cross_run import LoadedRun
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.html.figures import save_figure
 
 MIN_BIN_ROWS = 20

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from factprobe.eval.analysis.cross_run import LoadedRun
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.compare import (
     agreement_table,
     category_table,
