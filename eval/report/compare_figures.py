@@ -54,7 +54,7 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
         shown = n > MIN_BIN_ROWS
         axis.plot(confidence, accuracy, color=color, linewidth=0.8, alpha=0.5)
         axis.scatter(confidence[shown], accuracy[shown], s=sizes[shown], color=color, edgecolor="black",
-                     alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})")
+                     alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})" if shown.any() else None)
         axis.scatter(confidence[~shown], accuracy[~shown], s=sizes[~shown], facecolor="none", edgecolor=color,
                      zorder=3, label=None if shown.any() else f"{run.name} (n={int(n.sum())})")
     if not drawn:
@@ -104,10 +104,12 @@ def delta_rows(data: dict[str, Any]) -> list[tuple[str, float, float | None, flo
     """(label, ΔF, CI low, CI high) per pair and per pair × category, in points."""
     rows = []
     for pair in data["pairs"]:
-        label = pair["run"] if pair["strategy"] == pair["baseline_strategy"] else f"{pair['run']} {pair['strategy']}"
+        label = f"{pair['run']}: {pair['strategy']}"
+        if pair["strategy"] != pair["baseline_strategy"]:
+            label += f" vs {pair['baseline_strategy']}"
         entries = [(label, pair)]
         if len(pair["per_category"]) > 1:
-            entries += [(f"  {category}", entry) for category, entry in pair["per_category"].items()]
+            entries += [(f"· {category}", entry) for category, entry in pair["per_category"].items()]
         for text, entry in entries:
             if entry["f_score_delta"] is not None:
                 rows.append((text, entry["f_score_delta"], entry["ci_low"], entry["ci_high"]))
