@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from factprobe.agents.context import StrategyContext
 from factprobe.eval.core.extensions import DEFAULT_ORDER, DuplicateExtensionError, Registry
+from factprobe.eval.core.suggest import did_you_mean
 
 GraphBuilder = Callable[[StrategyContext], Any]
 
@@ -118,7 +119,8 @@ def get_strategy(name: str) -> StrategySpec:
             return rag_composition(composed)
     spec = STRATEGIES.get(name)
     if spec is None:
-        raise UnknownStrategyError(f"unknown strategy {name!r}; known: {', '.join(strategies())} "
+        raise UnknownStrategyError(f"unknown strategy {name!r}{did_you_mean(name, strategies())}; "
+                                   f"known: {', '.join(strategies())} "
                                    f"(each also as NAME+rag, with retrieval first)")
     return spec
 

@@ -107,7 +107,7 @@ def test_error_rate_limit_and_redacted_messages(tmp_path, dataset_file, models, 
     # checked against the option's range before any work: exit 2, the flag and value named
     assert run_cli("--dataset", f"jsonl:{dataset_file}", "--out", str(tmp_path / "r2"),
                    "--max-error-rate", "1.5") == 2
-    assert "--max-error-rate = 1.5: Input should be less than or equal to 1" in capsys.readouterr().err
+    assert "--max-error-rate = 1.5: must be less than or equal to 1" in capsys.readouterr().err
     assert not (tmp_path / "r2").exists()
 
 

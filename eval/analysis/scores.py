@@ -10,6 +10,9 @@ from factprobe.eval.analysis.metrics import grade_metrics, mean, percentile
 from factprobe.eval.analysis.summary import SummaryInput, answerable, strategy_metric, strategy_metrics, summary_section
 from factprobe.eval.core.schema import Grade, Result
 
+# per category: the full CO/IN/NA/CGA/F with their counts (Video SimpleQA Table 7)
+CATEGORY_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "incorrect_rate",
+                 "not_attempted_rate", "cga", "f_score")
 CORE_KEYS = ("n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
              "f_score")
 
@@ -69,5 +72,5 @@ def per_category(data: SummaryInput) -> dict[str, dict[str, dict[str, Any]]]:
         out[name] = {}
         for category in sorted(grouped):
             scores = grade_metrics(row.grade for row in grouped[category])
-            out[name][category] = {key: scores[key] for key in ("n", "accuracy", "cga", "f_score")}
+            out[name][category] = {key: scores[key] for key in CATEGORY_KEYS}
     return out

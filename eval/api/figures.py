@@ -26,20 +26,10 @@ def _axes(ax: Any) -> Any:
 
 def plot_gains(run: Run | str | Path, ax: Any = None, key: str = "f_score_delta") -> Any:
     """ΔF (or `key="accuracy_delta"`) of every strategy against the baseline, with its 95% CI."""
-    run, ax = _run(run), _axes(ax)
-    gains = run.summary.get("gains") or {}
-    low_key, high_key = ("ci_low", "ci_high") if key == "f_score_delta" else ("accuracy_ci_low", "accuracy_ci_high")
-    names = [name for name, gain in gains.items() if gain.get(key) is not None]
-    for y, name in enumerate(names):
-        gain = gains[name]
-        ax.plot([100 * gain[key]], [y], "o", color="tab:blue")
-        if gain.get(low_key) is not None:
-            ax.hlines(y, 100 * gain[low_key], 100 * gain[high_key], color="tab:blue")
-    ax.axvline(0, color="grey", linestyle="--", linewidth=1)
-    ax.set_yticks(range(len(names)), names)
-    label = "ΔF" if key == "f_score_delta" else "Δaccuracy"
-    ax.set_xlabel(f"{label} vs {run.summary.get('baseline')} (points, 95% CI)")
-    return ax
+    from factprobe.eval.report.gains_plot import draw_gains
+
+    run = _run(run)
+    return draw_gains(run.summary, _axes(ax), key)
 
 
 def plot_reliability(run: Run | str | Path, strategy: str, method: str = "verbal", ax: Any = None) -> Any:

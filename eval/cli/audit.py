@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.analysis.stats import cluster_bootstrap_ci, cluster_counts, f_delta
+from factprobe.eval.cli.output import print_json
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
@@ -122,7 +123,7 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
                   f"the audit follows on stdout", file=sys.stderr)
             status = 2
     if args.json:
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        print_json(summary)
     else:
         print_audit(summary, console)
     if rows and summary["undecided"] == len(rows):   # not an agreement of 0%: no grade was given at all

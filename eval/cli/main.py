@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -14,10 +13,14 @@ from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
+from factprobe.eval.cli.compare import add_compare_command
+from factprobe.eval.cli.difficulty import add_difficulty_command
+from factprobe.eval.cli.output import print_json, stdout_gone
 from factprobe.eval.config.baseline import BaselineError
-from factprobe.eval.config.options import OptionError, add_run_options, explicit_options, path_arg
+from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options, path_arg
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
 from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
@@ -56,21 +59,13 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
                           f"and its own sections, tables and plots are left out")
     from factprobe.eval.report.build import write_report
 
-    write_report(run_dir, console)
+    overrides = checked_options(explicit_options(args))
+    summary = write_report(run_dir, console, overrides)
     console.print(f"summary: {run_dir.summary_path}")
-    return 0
-
-
-def cmd_compare(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.report.compare import compare_runs
-
-    run_dirs = [RunDir(path) for path in args.dirs]
-    compare_runs(run_dirs, console)
-    if args.html:
-        from factprobe.eval.report.build import table_functions
-        from factprobe.eval.report.html.compare import write_compare_html
-
-        console.print(f"report: {write_compare_html(run_dirs, args.html, table_functions())}")
+    problem = (summary.get("groups") or {}).get("error")
+    if problem and explicit_options(args):
+        print(f"factprobe: {problem}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -90,7 +85,7 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
             raise ConfigError("usage: factprobe datasets describe D [--json]")
         description = describe_dataset(load_dataset(args.name))
         if args.json:
-            print(json.dumps(description, indent=2))
+            print_json(description)
         else:
             table = Table(title=f"dataset {args.name}", show_header=False)
             for key, value in describe_rows(description):
@@ -133,11 +128,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
     report = sub.add_parser("report", help="recompute summary, tables and plots from DIR (no model calls)")
     report.add_argument("dir", type=Path)
+    add_run_options(report, ["group_by", "where"])
     report.set_defaults(handler=cmd_report)
-    compare = sub.add_parser("compare", help="side-by-side table of several runs")
-    compare.add_argument("dirs", type=Path, nargs="+")
-    compare.add_argument("--html", type=Path, metavar="FILE", help="also write the comparison as one HTML file")
-    compare.set_defaults(handler=cmd_compare)
+    add_compare_command(sub)
+    add_difficulty_command(sub)
     view = sub.add_parser("view", help="open DIR/report.html in the default browser")
     view.add_argument("dir", type=Path)
     view.set_defaults(handler=cmd_view)
@@ -170,12 +164,15 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
-    console = Console() if sys.stdout.isatty() else Console(width=160)
+    console = output_console()
     try:
         return args.handler(args, console)
     except USER_ERRORS as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader of stdout has gone (`factprobe … | head`): nothing left to say
+        stdout_gone()
+        return 0
     except KeyboardInterrupt:
         out = getattr(args, "out", None)
         hint = f" Continue with: factprobe run --resume --out {out}" if out else ""

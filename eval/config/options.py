@@ -50,15 +50,28 @@ def _default_text(name: str) -> str:
     return "unset" if default is None else str(default)
 
 
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """One flag per RunConfig field."""
+def _member_of(kind: type[Enum]) -> Any:
+    """The flag's parser: a value names its member; another is refused naming the values (not the class)."""
+    def parse(text: str) -> Any:
+        values = [str(member.value) for member in kind]
+        if text not in values:
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}")
+        return kind(text)
+
+    return parse
+
+
+def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = None) -> None:
+    """One flag per RunConfig field (only those in `names` when given, and then no --resume)."""
     for name, field in RunConfig.model_fields.items():
+        if names is not None and name not in names:
+            continue
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
         if kind is bool:
-            # a default-true switch is turned off by its --no-… flag
+            # a default-true switch is turned off by its --no-… flag: its help says what it turns off
             parser.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
-                                help=help_text)
+                                help=f"turn off what is on by default: {field.description}")
         elif typing.get_origin(kind) is list:
             parser.add_argument(flag, dest=name, type=comma_list, default=argparse.SUPPRESS, help=help_text)
         elif typing.get_origin(kind) is typing.Literal:
@@ -67,13 +80,14 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
             parser.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
                                 help=help_text)
         elif isinstance(kind, type) and issubclass(kind, Enum):
-            parser.add_argument(flag, dest=name, type=kind, choices=list(kind), default=argparse.SUPPRESS,
+            parser.add_argument(flag, dest=name, type=_member_of(kind), default=argparse.SUPPRESS,
                                 metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
             kind = path_arg if kind is Path else kind if kind in (int, float) else str
             parser.add_argument(flag, dest=name, type=kind, default=argparse.SUPPRESS, help=help_text)
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    if names is None:
+        parser.add_argument("--resume", action="store_true", help="continue the run in --out")
 
 
 def explicit_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -85,6 +99,16 @@ class OptionError(ValueError):
     """An option out of its range or of the wrong type; the message names the flag."""
 
 
+def checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """`options` (some run options) checked as RunConfig checks them, as JSON values; OptionError
+    naming the flag otherwise."""
+    try:
+        config = RunConfig.model_validate(options)
+    except ValidationError as exc:
+        raise OptionError(validation_message(exc)) from None
+    return config.model_dump(mode="json", include=set(options))
+
+
 def validation_message(exc: ValidationError, source: str = "") -> str:
     """One line per problem, naming the flag (or the key in `source`) and the value."""
     parts = []
@@ -92,5 +116,13 @@ def validation_message(exc: ValidationError, source: str = "") -> str:
         name = str(problem["loc"][0]) if problem["loc"] else "?"
         where = f"{source} key {name!r}" if source else (flag_of(name) if name in RunConfig.model_fields else name)
         value = problem.get("input")
-        parts.append(f"{where} = {value!r}: {problem['msg']}")
+        parts.append(f"{where} = {value!r}: {plain_words(problem['msg'])}")
     return "; ".join(parts)
+
+
+def plain_words(message: str) -> str:
+    """A validation message in the words of a command line rather than of the pydantic library."""
+    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    message = message.replace("Input should be", "must be").replace("a valid", "a")
+    return message.replace(", unable to parse string as an integer", "").replace(
+        ", unable to parse string as a number", "")

@@ -76,7 +76,7 @@ class RunConfig(BaseModel):
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
-                                   "(verbal, token_prob, token_prob_min, consistency, p_true)")
+                                   "(verbal, token_prob, consistency, p_true; token_prob also records token_prob_min)")
     consistency_samples: int = option(3, "consistency: resamples per answer", ge=1, le=64)
     hop_probes: bool = option(True, "ask the gold sub-questions of multi-hop questions",
                               flag="--no-hop-probes")
@@ -102,6 +102,15 @@ class RunConfig(BaseModel):
     reply_format: Literal["lines", "json", "free"] | None = option(
         None, "how the answer prompt's replies are read: lines (Answer:/Confidence:), json ({\"answer\", "
         "\"confidence_score\"}), free (the whole reply); unset: the preset's, else lines")
+    # which questions are asked, and how the summary groups and filters them
+    only_ids: Path | None = option(None, "ask only the questions whose ids this file lists (one per line, "
+                                   "as `factprobe difficulty` writes)")
+    exclude_ids: Path | None = option(None, "leave out the questions whose ids this file lists (one per line)")
+    group_by: list[str] = option(list, "also score by these fields of the rows or question records "
+                                 "(comma-separated, e.g. type,language): summary key `groups`",
+                                 changes_results=False)
+    where: str | None = option(None, "score only rows matching FIELD=V1|V2, FIELD!=V, FIELD<N (joined by "
+                               "' and ') in summary key `groups`", changes_results=False)
     # options that change no result row: a resumed run may change them
     out: Path | None = option(None, "run directory (unset: runs/<timestamp>)", changes_results=False)
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
@@ -160,7 +169,7 @@ class RunConfig(BaseModel):
             raise ValueError("must not be empty (it would write into the current directory); name a folder")
         return value
 
-    @field_validator("strategies", "confidence", "plugins", "modality")
+    @field_validator("strategies", "confidence", "plugins", "modality", "group_by")
     @classmethod
     def _no_duplicates(cls, values: list[str]) -> list[str]:
         values = [value.strip() for value in values]
@@ -170,6 +179,14 @@ class RunConfig(BaseModel):
         if repeated:
             raise ValueError(f"{', '.join(repeated)} given more than once")
         return values
+
+    @field_validator("plugins")
+    @classmethod
+    def _absolute_plugin_files(cls, values: list[str]) -> list[str]:
+        """A plugin given as a file is recorded by its absolute path, so `--resume` (and `report`)
+        find it from any directory; a module name stays as given."""
+        return [str(Path(value).resolve()) if value.endswith(".py") or Path(value).is_file() else value
+                for value in values]
 
     @classmethod
     def option_meta(cls, name: str) -> dict[str, Any]:

@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+WIDE = 160   # columns of tables written anywhere but a terminal (a file, a pipe, a CI log, a notebook's stdout)
+
 
 def pct(value: float | None, digits: int = 1) -> str:
     """0.4932 -> '49.3'; None -> '–'."""
@@ -14,3 +23,12 @@ def num(value: float | None, digits: int = 2) -> str:
 
 def ratio_x(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}×"
+
+
+def output_console(quiet: bool = False) -> Console:
+    """The console tables print to: the terminal's width on a terminal, else WIDE columns (unless
+    COLUMNS says otherwise), so a table is not squeezed to 80 columns and cut to `44…`."""
+    from rich.console import Console
+
+    wide = sys.stdout.isatty() or "COLUMNS" in os.environ
+    return Console(quiet=quiet, width=None if wide else WIDE)

@@ -14,6 +14,7 @@ from typing import Callable
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Passage, Question
+from factprobe.eval.core.suggest import did_you_mean
 
 
 @dataclass
@@ -71,7 +72,8 @@ def load_dataset(spec: str) -> Dataset:
     loader_name, sep, path_text = spec.partition(":")
     found = LOADERS.get(loader_name) if sep and path_text else None
     if found is None:
-        raise DatasetError(f"unknown dataset {spec!r}: use `sample` or LOADER:PATH with LOADER one of "
+        hint = did_you_mean(loader_name, [*LOADERS.items(), "sample"]) if loader_name else ""
+        raise DatasetError(f"unknown dataset {spec!r}{hint}: use `sample` or LOADER:PATH with LOADER one of "
                            f"{', '.join(LOADERS.items())}")
     path = Path(path_text).expanduser()
     if not path.exists():

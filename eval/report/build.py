@@ -99,25 +99,29 @@ def collector_skips_what_exists() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_report(run_dir: RunDir, console: Console) -> dict[str, Any]:
-    """Recompute summary.json from results.jsonl, print every table, draw every plot."""
+def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Recompute summary.json from results.jsonl, print every table, draw every plot; `config`
+    replaces options of the manifest's config that change no result (`report --group-by`)."""
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
     with run_dir.report_lock():         # two reports of one directory at once take turns
-        return _read_and_write(run_dir, console, tables, plots)
+        return _read_and_write(run_dir, console, tables, plots, config)
 
 
-def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any) -> dict[str, Any]:
+def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any,
+                    config: dict[str, Any] | None) -> dict[str, Any]:
     rows: list[Any] = run_dir.latest_slim()
     with collector_skips_what_exists():
         # grouped by strategy once, for the sections and the plots alike
-        return _write_report(run_dir, console, latest_rows(rows), tables, plots)
+        return _write_report(run_dir, console, latest_rows(rows), tables, plots, config or {})
 
 
 def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: list[TableFn],
-                  plots: list[PlotFn]) -> dict[str, Any]:
-    summary = build_summary(rows, run_dir.read_manifest(), run_dir.path)
+                  plots: list[PlotFn], config: dict[str, Any]) -> dict[str, Any]:
+    manifest = run_dir.read_manifest()
+    manifest["config"] = {**(manifest.get("config") or {}), **config}
+    summary = build_summary(rows, manifest, run_dir.path)
     run_dir.write_summary(summary)
     for table in tables:
         table(summary, console)

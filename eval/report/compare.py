@@ -1,27 +1,103 @@
-"""`factprobe compare`: one table with every strategy of several runs side by side."""
+"""`factprobe compare`: every strategy of several runs side by side, and each run paired with the
+baseline run (ΔF and Δaccuracy with clustered CIs and p, overall and per category)."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from factprobe.eval.analysis.summary import build_summary
+from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
-from factprobe.eval.store.run_dir import RunDir
+from factprobe.eval.report.tables.scores import gain_cell, p_cell
 
 
-def compare_runs(run_dirs: list[RunDir], console: Console) -> None:
+def side_by_side(runs: list[LoadedRun], console: Console) -> None:
+    """One row per (run, strategy): the run's own scores."""
     table = Table(title="runs compared (answerable questions; % of graded)")
     for column in ("run", "model", "dataset", "strategy", "n", "CO", "IN", "NA", "CGA", "F", "ECE",
                    "latency s"):
         table.add_column(column, justify="left" if column in ("run", "model", "dataset", "strategy")
                          else "right")
-    for run_dir in run_dirs:
-        manifest = run_dir.read_manifest()
-        summary = build_summary(run_dir.read_results(), manifest)
-        for name, s in summary["strategies"].items():
-            table.add_row(run_dir.path.name, manifest["config"]["model"], manifest["config"]["dataset"],
+    for run in runs:
+        config = run.manifest.get("config") or {}
+        for name, s in run.summary["strategies"].items():
+            table.add_row(run.name, str(config.get("model", "?")), str(config.get("dataset", "?")),
                           name, str(s["n"]), pct(s["accuracy"]), pct(s["incorrect_rate"]),
                           pct(s["not_attempted_rate"]), pct(s["cga"]), pct(s["f_score"]),
                           pct(s.get("ece")), num(s["latency_s_mean"]))
     console.print(table)
+
+
+def strategy_label(pair: dict[str, Any]) -> str:
+    same = pair["strategy"] == pair["baseline_strategy"]
+    return pair["strategy"] if same else f"{pair['strategy']} vs {pair['baseline_strategy']}"
+
+
+def paired_table(data: dict[str, Any], console: Console) -> None:
+    """Each run against the baseline run over the shared questions."""
+    table = Table(title=f"Runs vs {data['baseline']} (paired over {data['n_shared']} shared questions; "
+                  "answerable, % of graded)", box=box.SIMPLE_HEAD)
+    for column in ("run", "strategy", "pairs/q", "F base", "F", "ΔF [95% CI]", "p", "Δacc [95% CI]", "p acc"):
+        table.add_column(column, justify="left" if column in ("run", "strategy") else "right")
+    for pair in data["pairs"]:
+        table.add_row(pair["run"], strategy_label(pair), f"{pair['n_pairs']}/{pair['n_questions']}",
+                      pct(pair["baseline_f_score"]), pct(pair["f_score"]), gain_cell(pair).replace("\n", " "),
+                      p_cell(pair), gain_cell(pair, "accuracy_").replace("\n", " "), p_cell(pair, "accuracy_"))
+    table.caption = ("Δ: run − baseline run on the same (question, repeat) pairs; 95% CI: bootstrap resampling "
+                     "questions with their repeats; p: clustered sign-flip test of the Δ beside it")
+    console.print(table)
+
+
+def category_table(data: dict[str, Any], console: Console) -> None:
+    """ΔF per category of each pair."""
+    table = Table(title=f"ΔF per category vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    for column in ("run", "strategy", "category", "pairs", "F base", "F", "ΔF [95% CI]", "p"):
+        table.add_column(column, justify="left" if column in ("run", "strategy", "category") else "right")
+    for pair in data["pairs"]:
+        for category, entry in pair["per_category"].items():
+            table.add_row(pair["run"], strategy_label(pair), category, str(entry["n_pairs"]),
+                          pct(entry["baseline_f_score"]), pct(entry["f_score"]),
+                          gain_cell(entry).replace("\n", " "), p_cell(entry))
+    console.print(table)
+
+
+def agreement_table(data: dict[str, Any], console: Console) -> None:
+    """How the graders of runs that graded the same answers agree."""
+    if not data.get("grader_agreement"):
+        return
+    table = Table(title=f"Graders on the same answers vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    for column in ("run", "grader", "vs grader", "rows", "agree", "κ", "τ (units)", "p τ"):
+        table.add_column(column, justify="left" if column in ("run", "grader", "vs grader") else "right")
+    for entry in data["grader_agreement"]:
+        tau = "–" if entry["kendall_tau"] is None else f"{entry['kendall_tau']:+.2f}"
+        table.add_row(entry["run"], entry["grader"], entry["baseline_grader"], str(entry["n_rows"]),
+                      pct(entry["agreement"]), num(entry["kappa"]), f"{tau} ({entry['n_units']} {entry['tau_units']})",
+                      num(entry["tau_p_value"], 3))
+    table.caption = ("rows with identical answers in both runs; agree: same grade; κ: Cohen's kappa; τ: Kendall's "
+                     "τ-b between the two graders' F rankings of the units")
+    console.print(table)
+
+
+def judge_rank_table(data: dict[str, Any], console: Console) -> None:
+    """Kendall's τ between graders' rankings of the models (answer sets) both graded."""
+    if not data.get("judge_rank_agreement"):
+        return
+    table = Table(title="Graders' rankings of the models (F of each run's baseline strategy)", box=box.SIMPLE_HEAD)
+    for column in ("grader", "vs grader", "models", "τ", "p τ"):
+        table.add_column(column, justify="left" if "grader" in column else "right")
+    for entry in data["judge_rank_agreement"]:
+        table.add_row(entry["grader"], entry["baseline_grader"], str(entry["n_models"]),
+                      num(entry["kendall_tau"]), num(entry["tau_p_value"], 3))
+    console.print(table)
+
+
+def print_comparison(runs: list[LoadedRun], data: dict[str, Any], console: Console) -> None:
+    side_by_side(runs, console)
+    paired_table(data, console)
+    if any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
+        category_table(data, console)
+    agreement_table(data, console)
+    judge_rank_table(data, console)

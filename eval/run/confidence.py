@@ -19,6 +19,7 @@ from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Question
+from factprobe.eval.core.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,13 @@ def get_method(name: str) -> ConfidenceMethod:
     """The method called `name` (importing only its own module when an entry point is named so)."""
     method = METHODS.get(name)
     if method is None:
-        raise UnknownConfidenceError(f"unknown confidence method {name!r}; known: {', '.join(confidence_methods())}")
+        known = confidence_methods()
+        owner = next((m.name for m in known.values() if name in m.outputs), None)
+        if owner:
+            raise UnknownConfidenceError(f"--confidence {name}: {name} is recorded by the {owner} method, not "
+                                         f"asked for itself; use --confidence {owner}")
+        raise UnknownConfidenceError(f"unknown confidence method {name!r}{did_you_mean(name, known)}; "
+                                     f"known: {', '.join(known)}")
     return method
 
 

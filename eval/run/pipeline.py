@@ -18,12 +18,14 @@ from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
 from factprobe.agents.registry import get_strategy, strategies
+from factprobe.eval.analysis.groups import check_question_fields
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
+from factprobe.eval.datasets.id_files import select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
@@ -128,7 +130,8 @@ def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
     if limit is None:
         limit = DEFAULT_SAMPLE_LIMIT if dataset.name == "sample" else 0
         config.limit = limit
-    return stratified_subset(dataset.questions, limit, config.seed) if limit else dataset.questions
+    pool = select_ids(dataset.questions, config.only_ids, config.exclude_ids)
+    return stratified_subset(pool, limit, config.seed) if limit else pool
 
 
 def request_limits(config: RunConfig) -> RequestLimits:
@@ -223,6 +226,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
+        check_question_fields(questions, config.group_by, config.where)
         done, ungraded = set(), []
     check_job_count(questions, config)
     check_retrieval_corpus(dataset, questions, config)

@@ -15,6 +15,7 @@ from factprobe.agents.models.base import ChatModel
 from factprobe.agents.registry import get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.record import record_fields
 from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Question, Result
 from factprobe.eval.datasets.registry import Dataset
@@ -40,7 +41,8 @@ def base_row(question: Question, strategy: str, repeat: int) -> dict[str, Any]:
     return {"question_id": question.id, "strategy": strategy, "repeat": repeat,
             "question": question.question, "gold": question.answer, "category": question.category,
             "answerable": question.answerable, "hop_count": question.hop_count,
-            "gold_passage_ids": gold_passage_ids(question) or None}
+            "gold_passage_ids": gold_passage_ids(question) or None,
+            **({"fields": fields} if (fields := record_fields(question)) else {})}
 
 
 def state_costs(state: QAState) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from factprobe.eval.analysis.run_handle import Run
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.format import output_console
 
 
 class RunFailed(RuntimeError):
@@ -33,7 +34,7 @@ def run_config(config: RunConfig, resume: bool = False, console: Console | None 
 
     if resume:
         config = resumed_config(run_folder(config), config.model_dump(exclude_unset=True, exclude={"out"}))
-    return execute_run(config, resume=resume, console=console or Console())
+    return execute_run(config, resume=resume, console=console or output_console())
 
 
 def _given(dataset: str | None, strategies: list[str] | str | None, model: str | None,
@@ -78,7 +79,7 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
 
         config = new_config({**_given(dataset, strategies, model, limit, options),
                              **({"out": out} if out is not None else {})})
-    console = Console(quiet=True) if quiet else Console()
+    console = output_console(quiet)
     from factprobe.eval.run.pipeline import execute_run
 
     status = execute_run(config, resume=resume, console=console)

@@ -26,11 +26,12 @@ from rich.table import Table
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
+from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.run.pipeline import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
-CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece")
+CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")
 MAX_CELLS = 1000          # the default limit on a grid's cells; `max_cells = N` in [sweep] raises it
 SWEEP_KEYS = {"out", "max_cells"}   # keys of the [sweep] table that are not run options
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
@@ -211,7 +212,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
         if unknown:
             raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
-    console = console or Console(quiet=quiet)
+    console = console or output_console(quiet)
     cells = expand(table, folder, source)
     statuses: dict[str, int] = {}
     for cell in cells:
@@ -230,7 +231,11 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     write_csv(rows, folder / "sweep.csv")
     print_table(rows, console)
     from factprobe.eval.report.html.sweep_page import write_sweep_html
+    from factprobe.eval.report.sweep_plots import sweep_figures
 
-    page = write_sweep_html(rows, folder, print_table)
+    figures = sweep_figures(rows, folder)
+    for path in figures:
+        console.print(f"plot: {path}")
+    page = write_sweep_html(rows, folder, print_table, figures)
     console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold], in a browser: [bold]{page}[/bold]")
     return rows

@@ -1,18 +1,28 @@
-"""The cross-run report (`factprobe compare A B … --html FILE`): the runs' tables side by side, their
-configs line by line, and the questions whose grade differs between runs."""
+"""The cross-run report (`factprobe compare A B … --html FILE`): each run paired with the baseline run
+(ΔF with CIs and p, per category), the cross-run figures, the runs' tables side by side, their
+configs line by line, and the questions whose grade differs between runs. Local absolute paths are
+shortened (factprobe.eval.report.html.shareable): the page is meant to be shared."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from factprobe.eval.analysis.summary import build_summary, latest_rows
-from factprobe.eval.report.compare import compare_runs
+from factprobe.eval.analysis.loaded_runs import LoadedRun
+from factprobe.eval.report.compare import (
+    agreement_table,
+    category_table,
+    judge_rank_table,
+    paired_table,
+    side_by_side,
+)
 from factprobe.eval.report.html.config import config_lines
+from factprobe.eval.report.html.figures import InlineFigure
 from factprobe.eval.report.html.render import render_to
 from factprobe.eval.report.html.rows import browser_meta, differing_records, records_json, script_json
+from factprobe.eval.report.html.shareable import shareable
 from factprobe.eval.report.html.tables import HtmlTable, TableCollector, TableFn, report_tables
-from factprobe.eval.store.run_dir import RunDir
 
 
 @dataclass
@@ -23,48 +33,54 @@ class TableGroup:
     per_run: list[list[HtmlTable]]
 
 
-def run_names(run_dirs: list[RunDir]) -> list[str]:
-    """Folder names, or the paths as given when two runs share a folder name."""
-    names = [run_dir.path.resolve().name for run_dir in run_dirs]
-    return names if len(set(names)) == len(names) else [str(run_dir.path) for run_dir in run_dirs]
-
-
 def group_tables(per_run: list[list[HtmlTable]]) -> list[TableGroup]:
     sources = list(dict.fromkeys(table.source for tables in per_run for table in tables))
     return [TableGroup(source, [[t for t in tables if t.source == source] for tables in per_run])
             for source in sources]
 
 
-def config_rows(run_dirs: list[RunDir]) -> list[tuple[str, list[str], bool]]:
+def config_rows(runs: list[LoadedRun]) -> list[tuple[str, list[str], bool]]:
     """(label, value per run, whether the values differ) for every config line of any run."""
-    lines = [config_lines(run_dir.read_manifest()) for run_dir in run_dirs]
+    lines = [config_lines(run.manifest) for run in runs]
     labels = list(dict.fromkeys(label for run in lines for label in run))
     rows = []
     for label in labels:
-        values = [run.get(label, "–") for run in lines]
+        values = [shareable(run.get(label, "–")) for run in lines]
         rows.append((label, values, len(set(values)) > 1))
     return rows
 
 
-def write_compare_html(run_dirs: list[RunDir], out: Path, table_functions: list[TableFn]) -> Path:
+def _shareable_table(table: HtmlTable) -> HtmlTable:
+    table.rows = [[shareable(cell) for cell in row] for row in table.rows]
+    table.title, table.caption = shareable(table.title), shareable(table.caption)
+    return table
+
+
+def write_compare_html(runs: list[LoadedRun], data: dict[str, Any], out: Path, table_functions: list[TableFn],
+                       figures: list[InlineFigure] | None = None) -> Path:
     """Write the cross-run report to `out`."""
     collector = TableCollector()
     collector.source = "compare_runs"
-    compare_runs(run_dirs, collector)
-    runs_rows = [latest_rows(run_dir.read_results()) for run_dir in run_dirs]
-    per_run = [report_tables(table_functions, build_summary(rows, run_dir.read_manifest()))
-               for run_dir, rows in zip(run_dirs, runs_rows)]
-    names = run_names(run_dirs)
-    records = differing_records(runs_rows)
+    side_by_side(runs, collector)
+    paired_table(data, collector)
+    category_table(data, collector)
+    agreement_table(data, collector)
+    judge_rank_table(data, collector)
+    per_run = [report_tables(table_functions, run.summary) for run in runs]
+    names = [run.name for run in runs]
+    records = differing_records([run.rows for run in runs])
     out.parent.mkdir(parents=True, exist_ok=True)
     return render_to(
         out, "compare.html.j2",
         title=f"factprobe compare: {' vs '.join(names)}",
         run_names=names,
-        overview=collector.tables,
-        config_rows=config_rows(run_dirs),
-        groups=group_tables(per_run),
-        rows_json=records_json(records),
+        warnings=data["warnings"],
+        overview=[_shareable_table(table) for table in collector.tables],
+        figures=figures or [],
+        config_rows=config_rows(runs),
+        groups=[TableGroup(g.source, [[_shareable_table(t) for t in ts] for ts in g.per_run])
+                for g in group_tables(per_run)],
+        rows_json=shareable(records_json(records)),
         meta_json=script_json(browser_meta(records, names, None)),
         n_rows=len(records),
     )

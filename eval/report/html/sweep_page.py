@@ -9,6 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
+from factprobe.eval.report.html.figures import inline_figures
 from factprobe.eval.report.html.render import render_to
 from factprobe.eval.report.html.tables import TableCollector
 
@@ -25,10 +26,13 @@ def cell_links(rows: list[dict[str, Any]], folder: Path) -> list[tuple[str, str]
 
 
 def write_sweep_html(rows: list[dict[str, Any]], folder: Path,
-                     draw_table: Callable[[list[dict[str, Any]], Console], None]) -> Path:
-    """Write FOLDER/sweep.html with the table `draw_table` prints for `rows`."""
+                     draw_table: Callable[[list[dict[str, Any]], Console], None],
+                     figures: list[Path] | None = None) -> Path:
+    """Write FOLDER/sweep.html with the table `draw_table` prints for `rows` and the figures
+    (PNG paths, inlined from their SVGs)."""
     collector = TableCollector()
     collector.source = "sweep"
     draw_table(rows, collector)
     return render_to(folder / SWEEP_HTML, "sweep.html.j2", title=f"factprobe sweep: {folder.name}",
-                     tables=collector.tables, cells=cell_links(rows, folder))
+                     tables=collector.tables, cells=cell_links(rows, folder),
+                     figures=inline_figures(figures or []))

@@ -86,16 +86,16 @@ def capture_tables(functions: list[TableFn], summary: dict[str, Any]) -> list[Ht
 
 
 def per_category_table(summary: dict[str, Any]) -> HtmlTable | None:
-    """CO, CGA and F per strategy and category (summary['per_category'])."""
+    """CO, IN, NA, CGA and F per strategy and category (summary['per_category'])."""
     per_category = summary.get("per_category") or {}
-    rows = [[strategy, category, str(s.get("n", "")), pct(s.get("accuracy")), pct(s.get("cga")),
-             pct(s.get("f_score"))]
+    rows = [[strategy, category, str(s.get("n", "")), pct(s.get("accuracy")), pct(s.get("incorrect_rate")),
+             pct(s.get("not_attempted_rate")), pct(s.get("cga")), pct(s.get("f_score"))]
             for strategy, categories in per_category.items() for category, s in categories.items()]
     if not rows:
         return None
     return HtmlTable(title="Per category (answerable questions, % of graded)",
-                     columns=["strategy", "category", "n", "CO", "CGA", "F"], rows=rows,
-                     numeric=[False, False, True, True, True, True], source="per_category")
+                     columns=["strategy", "category", "n", "CO", "IN", "NA", "CGA", "F"], rows=rows,
+                     numeric=[False, False, True, True, True, True, True, True], source="per_category")
 
 
 def report_tables(functions: list[TableFn], summary: dict[str, Any]) -> list[HtmlTable]:

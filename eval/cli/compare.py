@@ -1,0 +1,56 @@
+"""`factprobe compare RUN… [--baseline RUN] [--shared-only] [--json] [--html FILE]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rich.console import Console
+
+from factprobe.eval.cli.output import print_json
+
+
+def cmd_compare(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.analysis.cross_run import QuestionSetError, compare_runs_data
+    from factprobe.eval.analysis.loaded_runs import load_runs
+
+    runs = load_runs(args.dirs)
+    try:
+        data = compare_runs_data(runs, args.baseline, args.shared_only)
+    except QuestionSetError as exc:
+        print(f"factprobe: {exc}", file=sys.stderr)
+        return 2
+    for warning in data["warnings"]:
+        print(f"factprobe: WARNING: {warning}", file=sys.stderr)
+    if args.json:
+        print_json(data)
+    else:
+        from factprobe.eval.report.compare import print_comparison
+
+        print_comparison(runs, data, console)
+    if args.html:
+        from factprobe.eval.report.build import table_functions
+        from factprobe.eval.report.compare_figures import compare_figures
+        from factprobe.eval.report.html.compare import write_compare_html
+        from factprobe.eval.report.html.figures import inline_figures
+
+        figures = inline_figures(compare_figures(runs, data, args.html))
+        path = write_compare_html(runs, data, args.html, table_functions(), figures)
+        print(f"report: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def add_compare_command(sub: argparse._SubParsersAction) -> None:
+    compare = sub.add_parser("compare", help="several runs side by side, each paired with the baseline run "
+                             "(ΔF, Δaccuracy with clustered CIs and p, per category)")
+    compare.add_argument("dirs", type=Path, nargs="+", metavar="RUN", help="run directories")
+    compare.add_argument("--baseline", type=Path, metavar="RUN",
+                         help="the run the others are paired with (one of the RUNs; default: the first)")
+    compare.add_argument("--shared-only", action="store_true",
+                         help="when the runs answered different questions, pair over the shared ones (with "
+                         "a warning) instead of stopping with exit status 2")
+    compare.add_argument("--json", action="store_true", help="print the comparison as one JSON object")
+    compare.add_argument("--html", type=Path, metavar="FILE", help="also write the comparison as one HTML file")
+    compare.set_defaults(handler=cmd_compare)
+

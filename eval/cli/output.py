@@ -1,0 +1,26 @@
+"""Printing for the command line: JSON that survives a closed pipe (`factprobe … --json | head`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+
+def print_json(value: Any) -> None:
+    """`value` as indented JSON on stdout. When the reader has gone (a pipe into `head`), stop
+    quietly: stdout is pointed at /dev/null so the interpreter's final flush raises nothing."""
+    try:
+        sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        stdout_gone()
+
+
+def stdout_gone() -> None:
+    """Point stdout at /dev/null after its reader closed the pipe, so no later write or the
+    interpreter's final flush raises BrokenPipeError."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)

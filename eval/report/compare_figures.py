@@ -1,0 +1,146 @@
+"""Figures across runs (`factprobe compare … --html FILE`), drawn from each run's summary and the
+paired comparison, written as PNG and SVG beside the HTML file:
+
+- reliability: every run's verbal-confidence reliability bins of one strategy in one panel (WorldVQA
+  Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than MIN_BIN_ROWS rows (WorldVQA
+  draws only those), hollow ones for the rest, sized by count; the diagonal is perfect calibration;
+- per_category: F per category of every run, as a radar with three categories or more (WorldVQA
+  Fig. 3), else as grouped bars;
+- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from factprobe.eval.analysis.loaded_runs import LoadedRun
+from factprobe.eval.report.html.figures import save_figure
+
+MIN_BIN_ROWS = 20
+DPI = 130
+
+
+def _figure(width: float, height: float, **subplot: Any) -> tuple[Figure, Any]:
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure, figure.add_subplot(**subplot)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)
+
+
+def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
+    """Every run's reliability bins of `strategy` in one panel; None when no run has confidences."""
+    figure, axis = _figure(5.0, 5.0)
+    axis.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
+    drawn = False
+    for index, run in enumerate(runs):
+        bins = [b for b in (run.summary.get("reliability") or {}).get(strategy) or [] if b.get("n")]
+        if not bins:
+            continue
+        drawn = True
+        color = f"C{index % 10}"
+        n = np.array([b["n"] for b in bins], dtype=float)
+        confidence = np.array([b["confidence_mean"] for b in bins], dtype=float)
+        accuracy = np.array([b["accuracy"] for b in bins], dtype=float)
+        sizes = 20 + 200 * n / n.max()
+        shown = n > MIN_BIN_ROWS
+        axis.plot(confidence, accuracy, color=color, linewidth=0.8, alpha=0.5)
+        axis.scatter(confidence[shown], accuracy[shown], s=sizes[shown], color=color, edgecolor="black",
+                     alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})" if shown.any() else None)
+        axis.scatter(confidence[~shown], accuracy[~shown], s=sizes[~shown], facecolor="none", edgecolor=color,
+                     zorder=3, label=None if shown.any() else f"{run.name} (n={int(n.sum())})")
+    if not drawn:
+        return None
+    axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")
+    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {MIN_BIN_ROWS} rows; "
+                   "hollow: fewer)", fontsize=9)
+    axis.legend(loc="upper left", fontsize=7)
+    return figure
+
+
+def category_scores(runs: list[LoadedRun], strategy: str) -> tuple[list[str], dict[str, list[float]]]:
+    """The categories any run scored for `strategy`, and each run's F per category (NaN where absent)."""
+    tables = {run.name: (run.summary.get("per_category") or {}).get(strategy) or {} for run in runs}
+    categories = sorted({category for table in tables.values() for category in table})
+    values = {name: [np.nan if (table.get(c) or {}).get("f_score") is None else table[c]["f_score"]
+                     for c in categories] for name, table in tables.items() if table}
+    return categories, values
+
+
+def category_chart(runs: list[LoadedRun], strategy: str) -> Figure | None:
+    """F per category of every run: a radar from three categories on, grouped bars below that."""
+    categories, values = category_scores(runs, strategy)
+    if not categories or len(values) < 2:
+        return None
+    if len(categories) >= 3:
+        figure, axis = _figure(5.5, 5.5, projection="polar")
+        angles = np.linspace(0, 2 * np.pi, len(categories), endpoint=False)
+        for index, (name, scores) in enumerate(values.items()):
+            closed = np.append(100 * np.asarray(scores), 100 * scores[0])
+            axis.plot(np.append(angles, angles[0]), closed, color=f"C{index % 10}", label=name)
+        axis.set_xticks(angles, categories, fontsize=8)
+        axis.set_ylim(0, 100)
+    else:
+        figure, axis = _figure(5.5, 4.0)
+        width = 0.8 / len(values)
+        for index, (name, scores) in enumerate(values.items()):
+            axis.bar(np.arange(len(categories)) + index * width, 100 * np.asarray(scores), width, label=name)
+        axis.set_xticks(np.arange(len(categories)) + 0.4 - width / 2, categories)
+        axis.set(ylabel="F (%)", ylim=(0, 100))
+    axis.set_title(f"F per category: {strategy}", fontsize=9)
+    axis.legend(loc="lower right", fontsize=7, bbox_to_anchor=(1.1, -0.12))
+    return figure
+
+
+def delta_rows(data: dict[str, Any]) -> list[tuple[str, float, float | None, float | None]]:
+    """(label, ΔF, CI low, CI high) per pair and per pair × category, in points."""
+    rows = []
+    for pair in data["pairs"]:
+        label = f"{pair['run']}: {pair['strategy']}"
+        if pair["strategy"] != pair["baseline_strategy"]:
+            label += f" vs {pair['baseline_strategy']}"
+        entries = [(label, pair)]
+        if len(pair["per_category"]) > 1:
+            entries += [(f"· {category}", entry) for category, entry in pair["per_category"].items()]
+        for text, entry in entries:
+            if entry["f_score_delta"] is not None:
+                rows.append((text, entry["f_score_delta"], entry["ci_low"], entry["ci_high"]))
+    return rows
+
+
+def delta_chart(data: dict[str, Any]) -> Figure | None:
+    """ΔF of each run against the baseline run, with 95% CIs."""
+    rows = delta_rows(data)
+    if not rows:
+        return None
+    figure, axis = _figure(6.0, 1.2 + 0.32 * len(rows))
+    y = np.arange(len(rows))[::-1]
+    delta = 100 * np.array([row[1] for row in rows])
+    low = np.array([100 * row[2] if row[2] is not None else np.nan for row in rows])
+    high = np.array([100 * row[3] if row[3] is not None else np.nan for row in rows])
+    axis.errorbar(delta, y, xerr=np.nan_to_num(np.vstack([delta - low, high - delta])), fmt="o", capsize=3)
+    axis.axvline(0, color="grey", linewidth=1, linestyle="--")
+    axis.set_yticks(y, [row[0] for row in rows], fontsize=8)
+    axis.set(xlabel=f"ΔF vs {data['baseline']} (points, 95% CI)")
+    axis.set_title("Paired ΔF across runs", fontsize=9)
+    return figure
+
+
+def compare_figures(runs: list[LoadedRun], data: dict[str, Any], out: Path) -> list[Path]:
+    """Draw every cross-run figure as `<out stem>_<name>.png` (and .svg) beside `out`; their paths."""
+    strategies = list(dict.fromkeys(pair["baseline_strategy"] for pair in data["pairs"]))
+    figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data))]
+    for strategy in strategies:
+        figures.append((f"reliability_{_slug(strategy)}", reliability_overlay(runs, strategy)))
+        figures.append((f"per_category_{_slug(strategy)}", category_chart(runs, strategy)))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return [save_figure(figure, out.with_name(f"{out.stem}_{name}.png"), DPI)
+            for name, figure in figures if figure is not None]
