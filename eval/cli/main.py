@@ -14,6 +14,7 @@ from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
+from factprobe.eval.cli.merge import add_merge_command
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, explicit_options
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
@@ -153,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)
+    add_merge_command(sub)
     return parser
 
 

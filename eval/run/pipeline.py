@@ -19,7 +19,7 @@ from factprobe.agents.prompts import answer_messages
 from factprobe.agents.registry import get_strategy, strategies
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
-from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.config.run_config import RunConfig, parse_shard
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.registry import Dataset, load_dataset
@@ -31,6 +31,7 @@ from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS, error_report, failure_message, redact, warnings
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
 from factprobe.eval.run.runner import Runner
+from factprobe.eval.run.shards import in_shard, shard_entry
 from factprobe.eval.run.steps import active_post_steps
 from factprobe.eval.store.run_dir import RunDir, RunDirError
 
@@ -146,7 +147,15 @@ def report_current(run_dir: RunDir) -> bool:
 
 def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
-    locked throughout (a second run on it stops with RunDirError)."""
+    locked throughout (a second run on it stops with RunDirError). With --workers N (or --executor
+    ray) the run is split into shards, each answered on its own and merged (factprobe.eval.run.workers)."""
+    if config.shard is not None and (config.workers > 1 or config.executor != "local"):
+        raise ConfigError("--shard runs one shard in this process; it cannot be split again with "
+                          "--workers or --executor: drop one of them")
+    if config.shard is None and (config.workers > 1 or config.executor != "local"):
+        from factprobe.eval.run.workers import execute_split
+
+        return execute_split(config, resume, console)
     run_dir = RunDir(config.out)
     try:
         return _execute_locked(config, resume, console, run_dir)
@@ -177,6 +186,9 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
+        selected = [q.id for q in questions]
+        if config.shard is not None:   # the whole run's selection, then this shard's part of it
+            questions = in_shard(questions, *parse_shard(config.shard))
         done, ungraded = set(), []
     if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
@@ -196,7 +208,10 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     grader = make_grader(config)
     runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
     if not resume:
-        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader))
+        manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader)
+        if config.shard is not None:
+            manifest["shard"] = shard_entry(config.shard, selected)
+        run_dir.write_manifest(manifest)
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "
