@@ -174,10 +174,10 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
         return 2
     stopped = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status not in (0, 3)]
     for number, outcome in stopped:
-        print(f"factprobe: shard {number}/{config.workers} stopped with status {outcome.status}"
-              f"{': ' + outcome.message if outcome.message else ''} (log: {shard_log(Path(configs[number - 1]['out']))}); "
-              f"finished rows are saved. Continue with: factprobe run --resume --out {run_dir.path}",
-              file=sys.stderr)
+        reason = f": {outcome.message}" if outcome.message else ""
+        print(f"factprobe: shard {number}/{config.workers} stopped with status {outcome.status}{reason} "
+              f"(log: {shard_log(Path(configs[number - 1]['out']))}); finished rows are saved. "
+              f"Continue with: factprobe run --resume --out {run_dir.path}", file=sys.stderr)
     if stopped:
         return stopped[0][1].status
     rows = merge_into(run_dir, [Path(c["out"]) for c in configs], config)
