@@ -145,10 +145,11 @@ def report_current(run_dir: RunDir) -> bool:
     return report_is_current(run_dir)
 
 
-def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
+def execute_run(config: RunConfig, resume: bool, console: Console, report: bool = True) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError). With --workers N (or --executor
-    ray) the run is split into shards, each answered on its own and merged (factprobe.eval.run.workers)."""
+    ray) the run is split into shards, each answered on its own and merged (factprobe.eval.run.workers).
+    `report=False` leaves out the report (a shard of a split run: the merged run is reported)."""
     if config.shard is not None and (config.workers > 1 or config.executor != "local"):
         raise ConfigError("--shard runs one shard in this process; it cannot be split again with "
                           "--workers or --executor: drop one of them")
@@ -158,12 +159,12 @@ def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
         return execute_split(config, resume, console)
     run_dir = RunDir(config.out)
     try:
-        return _execute_locked(config, resume, console, run_dir)
+        return _execute_locked(config, resume, console, run_dir, report)
     finally:
         run_dir.unlock()
 
 
-def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
+def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir, report: bool) -> int:
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
     dataset = load_dataset(config.dataset)
@@ -190,7 +191,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         if config.shard is not None:   # the whole run's selection, then this shard's part of it
             questions = in_shard(questions, *parse_shard(config.shard))
         done, ungraded = set(), []
-    if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
+    finished = not ungraded and not pending_keys(questions, config, done)
+    if resume and finished and (not report or report_current(run_dir)):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
                       f"(`factprobe report {run_dir.path}` redraws it)")
         return check_failures(run_dir, config, console)
@@ -221,6 +223,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
     ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
     console.print(f"answered {ran} (skipped {total - ran} already done)")
+    if not report:
+        return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
     write_report(run_dir, console)

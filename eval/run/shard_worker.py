@@ -2,8 +2,8 @@
 factprobe.eval.run.shard_worker CONFIG_JSON`) or inside a Ray task (`run_shard`).
 
 The shard is an ordinary run (`--shard I/N`) in its own directory, continued when that directory
-already has a manifest, so a retried or re-launched shard never answers a finished row again. Its
-console output goes to `<shard dir>.log` beside it.
+already has a manifest, so a retried or re-launched shard never answers a finished row again;
+it draws no report (the merged run has one). Its console output goes to `<shard dir>.log` beside it.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def run_shard(config_data: dict[str, Any]) -> ShardOutcome:
             else:
                 for plugin in config.plugins:
                     load_plugin(plugin)
-            return ShardOutcome(execute_run(config, resume=resume, console=console))
+            return ShardOutcome(execute_run(config, resume=resume, console=console, report=False))
         except ValueError as exc:
             console.print(f"{MESSAGE_PREFIX}{exc}", markup=False, soft_wrap=True)
             return ShardOutcome(EXIT_BAD_INPUT, str(exc))

@@ -91,6 +91,12 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir) -> int:
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
     for name in config.strategies:
         get_strategy(name)
+    if not config.model.startswith("local"):   # a dead server stops the run here, not in every shard
+        from factprobe.agents.models.registry import load_model
+        from factprobe.eval.run.pipeline import reach_model, request_limits
+
+        reach_model(load_model(config.model, use_cache=config.use_cache, limits=request_limits(config)),
+                    "--model", config.model)
     dataset = load_dataset(config.dataset)
     splits = existing_split(run_dir.path)
     if resume:
