@@ -23,7 +23,8 @@ from factprobe.eval.datasets.describe import describe_dataset
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
-from factprobe.eval.run.pipeline import ConfigError, execute_run, new_config, resumed_config
+from factprobe.eval.run.launch import launch_run
+from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
 from factprobe.eval.run.sweep import SweepError
 from factprobe.eval.store.run_dir import RunDir, RunDirError
 from factprobe.eval.taxonomy.command import add_taxonomy_command
@@ -42,7 +43,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         config = resumed_config(explicit.pop("out"), explicit)
     else:
         config = new_config(explicit)
-    return execute_run(config, resume=args.resume, console=console)
+    return launch_run(config, resume=args.resume, console=console)
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:

@@ -147,16 +147,13 @@ def report_current(run_dir: RunDir) -> bool:
 
 def execute_run(config: RunConfig, resume: bool, console: Console, report: bool = True) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
-    locked throughout (a second run on it stops with RunDirError). With --workers N (or --executor
-    ray) the run is split into shards, each answered on its own and merged (factprobe.eval.run.workers).
-    `report=False` leaves out the report (a shard of a split run: the merged run is reported)."""
-    if config.shard is not None and (config.workers > 1 or config.executor != "local"):
+    locked throughout (a second run on it stops with RunDirError). This is one process; a run split
+    by --workers or --executor goes through factprobe.eval.run.launch. `report=False` leaves out the
+    report (a shard of a split run: the merged run is reported)."""
+    if config.workers > 1 or config.executor != "local":
         raise ConfigError("--shard runs one shard in this process; it cannot be split again with "
-                          "--workers or --executor: drop one of them")
-    if config.shard is None and (config.workers > 1 or config.executor != "local"):
-        from factprobe.eval.run.workers import execute_split
-
-        return execute_split(config, resume, console)
+                          "--workers or --executor: drop one of them" if config.shard else
+                          "a run split by --workers or --executor is started by factprobe.eval.run.launch")
     run_dir = RunDir(config.out)
     try:
         return _execute_locked(config, resume, console, run_dir, report)

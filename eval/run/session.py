@@ -29,11 +29,12 @@ class RunFailed(RuntimeError):
 def run_config(config: RunConfig, resume: bool = False, console: Console | None = None) -> int:
     """Run `config` through the CLI's pipeline; returns its exit status. With `resume`, the run in
     `config.out` is continued after checking that `config` matches its manifest."""
-    from factprobe.eval.run.pipeline import execute_run, resumed_config
+    from factprobe.eval.run.launch import launch_run
+    from factprobe.eval.run.pipeline import resumed_config
 
     if resume:
         config = resumed_config(Path(config.out), config.model_dump(exclude_unset=True, exclude={"out"}))
-    return execute_run(config, resume=resume, console=console or Console())
+    return launch_run(config, resume=resume, console=console or Console())
 
 
 def _given(dataset: str | None, strategies: list[str] | str | None, model: str | None,
@@ -79,9 +80,9 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
         config = new_config({**_given(dataset, strategies, model, limit, options),
                              **({"out": out} if out is not None else {})})
     console = Console(quiet=True) if quiet else Console()
-    from factprobe.eval.run.pipeline import execute_run
+    from factprobe.eval.run.launch import launch_run
 
-    status = execute_run(config, resume=resume, console=console)
+    status = launch_run(config, resume=resume, console=console)
     handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None
     if status != 0:
         raise RunFailed(f"the run in {config.out} finished with status {status}", status, handle)

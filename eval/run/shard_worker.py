@@ -71,7 +71,19 @@ def logged_message(log: Path) -> str:
     return lines[-1][len(MESSAGE_PREFIX):] if lines else ""
 
 
+def end_with_parent() -> None:
+    """Linux: have the kernel stop this worker when the process that started it dies (a killed
+    `factprobe run --workers` must not leave shards running that hold their locks)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
 def main(argv: list[str]) -> int:
+    end_with_parent()
     return run_shard(json.loads(argv[0])).status
 
 

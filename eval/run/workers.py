@@ -144,6 +144,15 @@ def run_local(configs: list[dict[str, Any]], watch: ShardProgress) -> list[Shard
             for process, config in zip(processes, configs)]
 
 
+def finished(run_dir: RunDir, config: RunConfig, total: int) -> bool:
+    """A merged run with every row done (nothing for --resume to run) and its report current."""
+    from factprobe.eval.run.pipeline import report_current
+
+    if "merged_from" not in run_dir.read_manifest() or not report_current(run_dir):
+        return False
+    return len(run_dir.done_keys()) == total and not (config.judge and run_dir.ungraded_rows())
+
+
 def execute_split(config: RunConfig, resume: bool, console: Console) -> int:
     """Run `config` as `config.workers` shards and merge them into `config.out`; the exit status."""
     run_dir = RunDir(Path(config.out or "."))
@@ -160,6 +169,10 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     from factprobe.eval.run.pipeline import check_failures
 
     total = prepare(config, resume, run_dir)
+    if resume and finished(run_dir, config, total):
+        console.print(f"nothing to run: every row of {run_dir.path} is done and merged, and its report is up "
+                      f"to date (`factprobe report {run_dir.path}` redraws it)")
+        return check_failures(run_dir, config, console)
     configs = shard_configs(config)
     console.print(f"[bold]factprobe[/bold] {total} rows in {config.workers} shards, run by "
                   f"{'Ray tasks' if config.executor == 'ray' else 'local processes'}; logs: "
