@@ -128,19 +128,23 @@ def write_rows(out: RunDir, shards: Sequence[Shard], rows: Sequence[dict[Key, Sl
     entries = sorted(((key[2], question_order[key[0]], strategy_order[key[1]]), number, row.offset)
                      for number, shard_rows in enumerate(rows) for key, row in shard_rows.items())
     tmp = out.path / f".{RESULTS}.{os.getpid()}.tmp"
-    handles = [shard.run_dir.results_path.open("rb") for shard in shards]
+    # a shard may hold no question (more shards than questions) and so have no rows file
+    handles = [path.open("rb") if (path := shard.run_dir.results_path).is_file() else None for shard in shards]
     try:
         with tmp.open("wb") as target:
             for _, number, offset in entries:
-                handles[number].seek(offset)
-                line = handles[number].readline()
+                handle = handles[number]
+                assert handle is not None, "a row of a shard without a rows file"
+                handle.seek(offset)
+                line = handle.readline()
                 target.write(line if line.endswith(b"\n") else line + b"\n")
             target.flush()
             os.fsync(target.fileno())
         os.replace(tmp, out.results_path)
     finally:
         for handle in handles:
-            handle.close()
+            if handle is not None:
+                handle.close()
         tmp.unlink(missing_ok=True)
     return len(entries)
 
