@@ -52,9 +52,11 @@ def test_a_killed_ray_task_is_retried_and_its_shard_resumed(tmp_path: Path, monk
     single, split = tmp_path / "single", tmp_path / "ray"
     with ChatServer(delay_s=0.05) as server:
         assert cli.main(args(server.base_url, data, single, "--concurrency", "8")) == 0
+        # relative paths, read by the tasks from the folder the run was started in
         run = subprocess.Popen([sys.executable, "-m", "factprobe.eval.cli.main",
-                                *args(server.base_url, data, split, "--workers", str(SHARDS), "--executor", "ray")],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                                *args(server.base_url, Path(data.name), Path(split.name), "--workers", str(SHARDS),
+                                      "--executor", "ray")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
         shards = [split / "shards" / f"{i}-of-{SHARDS}" for i in range(1, SHARDS + 1)]
         deadline, victim = time.monotonic() + WAIT_S, None
         while victim is None:   # a shard some way into its rows, far from its end

@@ -10,6 +10,7 @@ the task returns status 2 and its message. Every node must see the run directory
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from factprobe.eval.run.shard_worker import ShardOutcome, run_shard
@@ -31,7 +32,7 @@ def run_on_ray(configs: list[dict[str, Any]], address: str | None, watch: Any) -
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     try:
         task = ray.remote(num_cpus=1, max_retries=RAY_RETRIES, retry_exceptions=False)(run_shard)
-        shard_of_ref = {task.remote(config): number for number, config in enumerate(configs)}
+        shard_of_ref = {task.remote(config, os.getcwd()): number for number, config in enumerate(configs)}
         outcomes: list[ShardOutcome] = [ShardOutcome(1)] * len(configs)
         pending = list(shard_of_ref)
         while pending:

@@ -9,6 +9,7 @@ it draws no report (the merged run has one). Its console output goes to `<shard 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,9 +37,13 @@ def shard_log(out: Path) -> Path:
     return out.parent / f"{out.name}.log"
 
 
-def run_shard(config_data: dict[str, Any]) -> ShardOutcome:
-    """Run (or continue) the shard `config_data` describes; bad input is status 2 with its message,
-    as `factprobe run` would exit (every user error of a run is a ValueError)."""
+def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:
+    """Run (or continue) the shard `config_data` describes, in the folder `cwd` when given (where
+    the run was started: relative dataset, media and plugin paths are read from there); bad input
+    is status 2 with its message, as `factprobe run` would exit (every user error of a run is a
+    ValueError)."""
+    if cwd is not None:
+        os.chdir(cwd)
     from factprobe.agents.plugins import load_plugin
     from factprobe.eval.run.pipeline import execute_run, resumed_config
 

@@ -63,7 +63,8 @@ def shard_configs(config: RunConfig) -> list[dict[str, Any]]:
     return [config.model_copy(update={"shard": f"{index}/{count}", "out": path, "workers": 1,
                                       "executor": "local", "ray_address": None, "threads": threads}
                               ).model_dump(mode="json")
-            for index, path in enumerate(shard_dirs(Path(config.out or "."), count), start=1)]
+            # absolute: a Ray worker need not start in this folder
+            for index, path in enumerate(shard_dirs(Path(config.out or ".").resolve(), count), start=1)]
 
 
 def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any) -> dict[str, Any]:
