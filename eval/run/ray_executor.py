@@ -10,6 +10,7 @@ the task returns status 2 and its message. Every node must see the run directory
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -29,7 +30,7 @@ def run_on_ray(configs: list[dict[str, Any]], address: str | None, watch: Any) -
         raise ConfigError(f"--executor ray needs Ray, which is not installed here: {RAY_INSTALL}") from None
     started = not ray.is_initialized()
     if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)
     try:
         task = ray.remote(num_cpus=1, max_retries=RAY_RETRIES, retry_exceptions=False)(run_shard)
         shard_of_ref = {task.remote(config, os.getcwd()): number for number, config in enumerate(configs)}
