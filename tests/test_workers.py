@@ -126,3 +126,4 @@ def test_a_dead_server_exits_2_with_one_message(tmp_path: Path, capsys) -> None:
                            "--request-timeout", "2"))
     err = capsys.readouterr().err
     assert status == 2 and err.count("could not be reached") == 1
+    assert not (tmp_path / "dead").exists()       # nothing left behind: the same --out can be used again

@@ -22,7 +22,6 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from factprobe.agents.registry import get_strategy
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions
@@ -81,8 +80,8 @@ def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any) ->
 
 
 def prepare(config: RunConfig, resume: bool, run_dir: RunDir) -> int:
-    """The checks one process makes before any question, on the whole run; the plan manifest of a
-    new run. Returns the number of rows the run will have."""
+    """The checks of the whole run before any shard starts (options, dataset, the run directory);
+    the plan manifest of a new run. Returns the number of rows the run will have."""
     from factprobe.eval.datasets.registry import load_dataset
     from factprobe.eval.grading.cascade import check_grader_options
     from factprobe.eval.run.confidence import check_confidence_config
@@ -90,14 +89,9 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir) -> int:
 
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
-    for name in config.strategies:
-        get_strategy(name)
-    if not config.model.startswith("local"):   # a dead server stops the run here, not in every shard
-        from factprobe.agents.models.registry import load_model
-        from factprobe.eval.run.pipeline import reach_model, request_limits
-
-        reach_model(load_model(config.model, use_cache=config.use_cache, limits=request_limits(config)),
-                    "--model", config.model)
+    # The strategies and the model are checked by every shard as it starts (a bad one exits 2 with its
+    # message, printed once): checking them here as well would cost this process the strategies'
+    # import (about 1 s of CPU) before any shard starts.
     dataset = load_dataset(config.dataset)
     splits = existing_split(run_dir.path)
     if resume:
@@ -143,6 +137,18 @@ def run_local(configs: list[dict[str, Any]], watch: ShardProgress) -> list[Shard
     return [ShardOutcome(status if (status := process.returncode) >= 0 else 128 - status,
                          logged_message(shard_log(Path(config["out"]))) if status == 2 else "")
             for process, config in zip(processes, configs)]
+
+
+def forget_unstarted(run_dir: RunDir, configs: list[dict[str, Any]]) -> None:
+    """A new run whose shards all stopped before their first row (bad input) leaves nothing behind,
+    as one process would not: the plan manifest and the shards' logs go, so the same --out can be
+    used again with the input corrected."""
+    if any((Path(config["out"]) / "manifest.json").exists() for config in configs):
+        return
+    import shutil
+
+    run_dir.manifest_path.unlink(missing_ok=True)
+    shutil.rmtree(Path(configs[0]["out"]).parent, ignore_errors=True)
 
 
 def finished(run_dir: RunDir, config: RunConfig, total: int) -> bool:
@@ -191,6 +197,8 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     if bad:
         for message in dict.fromkeys(o.message or "see its log" for _, o in bad):
             print(f"factprobe: {message}", file=sys.stderr)
+        if not resume:
+            forget_unstarted(run_dir, configs)
         return 2
     stopped = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status not in (0, 3)]
     for number, outcome in stopped:
