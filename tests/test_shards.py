@@ -141,3 +141,14 @@ def test_a_bad_shard_option_exits_2_naming_it(runs: dict[str, Path], tmp_path: P
     assert "--shard" in capsys.readouterr().err
     assert run(runs["dataset"], tmp_path / "y", "--shard", "1/2", "--workers", "2") == 2
     assert "--shard runs one shard" in capsys.readouterr().err
+
+
+def test_ray_missing_exits_2_before_anything_is_written(runs: dict[str, Path], tmp_path: Path, capsys,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a))
+    assert run(runs["dataset"], tmp_path / "r", "--executor", "ray", "--workers", "2") == 2
+    assert "pip install 'factprobe[ray]'" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()

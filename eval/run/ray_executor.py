@@ -20,14 +20,21 @@ RAY_RETRIES = 3
 RAY_INSTALL = "pip install 'factprobe[ray]'"
 
 
-def run_on_ray(configs: list[dict[str, Any]], address: str | None, watch: Any) -> list[ShardOutcome]:
-    """Run each shard config as one Ray task (one CPU each); the outcomes in shard order."""
-    try:
-        import ray
-    except ImportError:
+def require_ray() -> None:
+    """ConfigError (exit 2, before anything is written) when Ray is not installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
         from factprobe.eval.run.pipeline import ConfigError
 
-        raise ConfigError(f"--executor ray needs Ray, which is not installed here: {RAY_INSTALL}") from None
+        raise ConfigError(f"--executor ray needs Ray, which is not installed here: {RAY_INSTALL}")
+
+
+def run_on_ray(configs: list[dict[str, Any]], address: str | None, watch: Any) -> list[ShardOutcome]:
+    """Run each shard config as one Ray task (one CPU each); the outcomes in shard order."""
+    require_ray()
+    import ray
+
     started = not ray.is_initialized()
     if started:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR)

@@ -175,6 +175,10 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     from factprobe.eval.run.merge import merge_into
     from factprobe.eval.run.pipeline import check_failures
 
+    if config.executor == "ray":
+        from factprobe.eval.run.ray_executor import require_ray
+
+        require_ray()
     total = prepare(config, resume, run_dir)
     if resume and finished(run_dir, config, total):
         console.print(f"nothing to run: every row of {run_dir.path} is done and merged, and its report is up "
