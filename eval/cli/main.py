@@ -15,6 +15,7 @@ from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyErr
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
 from factprobe.eval.cli.difficulty import add_difficulty_command
+from factprobe.eval.cli.merge import add_merge_command
 from factprobe.eval.cli.output import print_json, stdout_gone
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options, path_arg
@@ -26,7 +27,8 @@ from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.registry import describe_loaders, load_dataset
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
-from factprobe.eval.run.pipeline import ConfigError, execute_run, new_config, resumed_config
+from factprobe.eval.run.launch import launch_run
+from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
 from factprobe.eval.run.sweep import SweepError
 from factprobe.eval.store.run_dir import RunDir, RunDirError
 from factprobe.eval.taxonomy.command import add_taxonomy_command
@@ -45,7 +47,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         config = resumed_config(explicit.pop("out"), explicit)
     else:
         config = new_config(explicit)
-    return execute_run(config, resume=args.resume, console=console)
+    return launch_run(config, resume=args.resume, console=console)
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
@@ -152,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)
+    add_merge_command(sub)
     return parser
 
 

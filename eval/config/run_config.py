@@ -33,6 +33,17 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     return Field(default, description=help, json_schema_extra=extra, **constraints)
 
 
+def parse_shard(text: str) -> tuple[int, int]:
+    """`"I/N"` as (I, N) with 1 <= I <= N; ValueError saying what is wrong."""
+    index_text, _, count_text = text.partition("/")
+    if not (index_text.strip().isdigit() and count_text.strip().isdigit()):
+        raise ValueError("expected I/N, two whole numbers such as 1/4")
+    index, count = int(index_text), int(count_text)
+    if not 1 <= index <= count:
+        raise ValueError(f"I must be between 1 and N ({count}), not {index}")
+    return index, count
+
+
 class RunConfig(BaseModel):
     """Every setting of a run. Strategy options live here too, so the manifest records them all."""
 
@@ -87,6 +98,8 @@ class RunConfig(BaseModel):
     frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
+    shard: str | None = option(None, "I/N: answer only shard I of N (the questions whose id hashes to "
+                               "it), for batch schedulers; `factprobe merge` joins the shards into one run")
     modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
         "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
@@ -116,6 +129,14 @@ class RunConfig(BaseModel):
     concurrency: int = option(1, "questions answered at once", ge=1, le=1024, changes_results=False)
     threads: int | None = option(None, "CPU threads of the local backend (unset: half the available "
                                  "cores, at least 1)", ge=1, changes_results=False)
+    workers: int = option(1, "split the run into N shards of questions, each answered by its own process "
+                          "(or Ray task) with its own --concurrency, merged into --out at the end",
+                          ge=1, le=256, changes_results=False)
+    executor: Literal["local", "ray"] = option("local", "who runs the shards of --workers: local processes, "
+                                               "or Ray tasks (pip install 'factprobe[ray]')",
+                                               changes_results=False)
+    ray_address: str | None = option(None, "the Ray cluster of --executor ray (unset: start a local one)",
+                                     changes_results=False)
     use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
                              changes_results=False)
     request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "
@@ -161,6 +182,14 @@ class RunConfig(BaseModel):
         if not math.isfinite(value):
             raise ValueError("must be a finite number")
         return value
+
+    @field_validator("shard")
+    @classmethod
+    def _shard(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        index, count = parse_shard(value)
+        return f"{index}/{count}"
 
     @field_validator("out", mode="before")
     @classmethod

@@ -21,7 +21,7 @@ from factprobe.agents.registry import get_strategy, strategies
 from factprobe.eval.analysis.groups import check_question_fields
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
-from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.config.run_config import RunConfig, parse_shard
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
@@ -48,6 +48,7 @@ from factprobe.eval.run.failures import (
 )
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
 from factprobe.eval.run.runner import Runner
+from factprobe.eval.run.shards import in_shard, shard_entry
 from factprobe.eval.run.steps import active_post_steps
 from factprobe.eval.store.run_dir import RunDir, RunDirError
 
@@ -185,19 +186,25 @@ def run_folder(config: RunConfig) -> Path:
     return config.out
 
 
-def execute_run(config: RunConfig, resume: bool, console: Console) -> int:
+def execute_run(config: RunConfig, resume: bool, console: Console, report: bool = True) -> int:
     """Answer, grade, record and report one run; returns its exit status. The run directory is
-    locked throughout (a second run on it stops with RunDirError)."""
+    locked throughout (a second run on it stops with RunDirError). This is one process; a run split
+    by --workers or --executor goes through factprobe.eval.run.launch. `report=False` leaves out the
+    report (a shard of a split run: the merged run is reported)."""
+    if config.workers > 1 or config.executor != "local":
+        raise ConfigError("--shard runs one shard in this process; it cannot be split again with "
+                          "--workers or --executor: drop one of them" if config.shard else
+                          "a run split by --workers or --executor is started by factprobe.eval.run.launch")
     run_dir = RunDir(run_folder(config))
     remember_in_args([config.model, config.judge or ""])   # the Python API passes no argv
     try:
         with redacted_output():                # printed text too: the Python API and sweeps
-            return _execute_locked(config, resume, console, run_dir)
+            return _execute_locked(config, resume, console, run_dir, report)
     finally:
         run_dir.unlock()
 
 
-def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
+def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir, report: bool) -> int:
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
                          config.judge_prompt_file)
@@ -227,10 +234,14 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
         check_question_fields(questions, config.group_by, config.where)
+        selected = [q.id for q in questions]
+        if config.shard is not None:   # the whole run's selection, then this shard's part of it
+            questions = in_shard(questions, *parse_shard(config.shard))
         done, ungraded = set(), []
     check_job_count(questions, config)
     check_retrieval_corpus(dataset, questions, config)
-    if resume and not ungraded and not pending_keys(questions, config, done) and report_current(run_dir):
+    finished = not ungraded and not pending_keys(questions, config, done)
+    if resume and finished and (not report or report_current(run_dir)):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
                       f"(`factprobe report {run_dir.path}` redraws it)")
         return check_failures(run_dir, config, console)
@@ -252,8 +263,10 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = [row for row in ungraded if runner.grader.regrades(row)]
     if not resume:
-        run_dir.write_manifest(build_manifest(config, dataset, [q.id for q in questions], model, grader,
-                                                    media.sampling))
+        manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
+        if config.shard is not None:
+            manifest["shard"] = shard_entry(config.shard, selected)
+        run_dir.write_manifest(manifest)
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "
@@ -263,6 +276,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
     ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
     console.print(f"answered {ran} (skipped {total - ran} already done)")
+    if not report:
+        return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
     write_report(run_dir, console)

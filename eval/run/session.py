@@ -30,11 +30,12 @@ class RunFailed(RuntimeError):
 def run_config(config: RunConfig, resume: bool = False, console: Console | None = None) -> int:
     """Run `config` through the CLI's pipeline; returns its exit status. With `resume`, the run in
     `config.out` is continued after checking that `config` matches its manifest."""
-    from factprobe.eval.run.pipeline import execute_run, resumed_config, run_folder
+    from factprobe.eval.run.launch import launch_run
+    from factprobe.eval.run.pipeline import resumed_config, run_folder
 
     if resume:
         config = resumed_config(run_folder(config), config.model_dump(exclude_unset=True, exclude={"out"}))
-    return execute_run(config, resume=resume, console=console or output_console())
+    return launch_run(config, resume=resume, console=console or output_console())
 
 
 def _given(dataset: str | None, strategies: list[str] | str | None, model: str | None,
@@ -80,9 +81,9 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
         config = new_config({**_given(dataset, strategies, model, limit, options),
                              **({"out": out} if out is not None else {})})
     console = output_console(quiet)
-    from factprobe.eval.run.pipeline import execute_run
+    from factprobe.eval.run.launch import launch_run
 
-    status = execute_run(config, resume=resume, console=console)
+    status = launch_run(config, resume=resume, console=console)
     handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None
     if status != 0:
         raise RunFailed(f"the run in {config.out} finished with status {status}", status, handle)

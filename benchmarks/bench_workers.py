@@ -1,0 +1,86 @@
+"""Throughput against `--workers` on the stand-in server, side by side in one session.
+
+2,000 generated questions, vanilla only, no hop probes, rule grader, `--concurrency 64` in every
+worker, a 20 ms server. The runs alternate (1, 2, 1, 2, …) so both settings see the same machine
+load; each figure is the median of its rounds. Wall time is from launch to exit (the merge and the
+report included), CPU the process's and its workers' user + system time.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from benchmarks.chat_server import ChatServer
+from benchmarks.client_harness import ProcessCost, factprobe_command, run_process, write_dataset
+from benchmarks.figures import Figure, print_figures
+
+QUESTIONS = 2000
+WORKERS = (1, 2)
+ROUNDS = 2
+TARGET = 0.6   # --workers 2 over --workers 1, wall time, on 2 cores
+
+
+@dataclass
+class WorkersCost:
+    workers: int
+    runs: list[ProcessCost]
+
+    @property
+    def wall_s(self) -> float:
+        return statistics.median(run.wall_s for run in self.runs)
+
+    @property
+    def cpu_s(self) -> float:
+        return statistics.median(run.cpu_s for run in self.runs)
+
+
+def measure_workers(folder: Path, questions: int = QUESTIONS, workers: tuple[int, ...] = WORKERS,
+                    rounds: int = ROUNDS, delay_s: float = 0.02) -> list[WorkersCost]:
+    """Each worker count run `rounds` times, interleaved, each run on an empty cache."""
+    dataset = write_dataset(folder, questions)
+    costs = {count: WorkersCost(count, []) for count in workers}
+    with ChatServer(delay_s) as server:
+        for round_number in range(rounds):
+            for count in workers:
+                name = f"w{count}-r{round_number}"
+                env = {**os.environ, "FACTPROBE_CACHE": str(folder / f"cache-{name}"), "COLUMNS": "160"}
+                command = factprobe_command(server, dataset, folder / name) + ["--workers", str(count)]
+                run = run_process(command, server, env, folder / f"{name}.log")
+                if run.requests != questions:
+                    raise RuntimeError(f"--workers {count} made {run.requests} requests for {questions} questions")
+                costs[count].runs.append(run)
+    return list(costs.values())
+
+
+def workers_table(costs: list[WorkersCost], questions: int) -> Table:
+    base = costs[0]
+    table = Table(title=f"throughput against --workers ({questions} questions, {os.cpu_count()} cores)")
+    for column in ("workers", "wall s", "questions/s", "wall / 1 worker", "throughput / 1 worker", "CPU s"):
+        table.add_column(column, justify="right")
+    for cost in costs:
+        table.add_row(str(cost.workers), f"{cost.wall_s:.1f}", f"{questions / cost.wall_s:.0f}",
+                      f"{cost.wall_s / base.wall_s:.2f}x", f"{base.wall_s / cost.wall_s:.2f}x", f"{cost.cpu_s:.1f}")
+    return table
+
+
+def workers_figures(costs: list[WorkersCost]) -> list[Figure]:
+    by_count = {cost.workers: cost for cost in costs}
+    if 1 not in by_count or 2 not in by_count:
+        return []
+    ratio = by_count[2].wall_s / by_count[1].wall_s
+    return [Figure("wall time, --workers 2 / --workers 1", f"{ratio:.2f}x", f"<= {TARGET}x", ratio <= TARGET)]
+
+
+def run(console: Console) -> None:
+    with tempfile.TemporaryDirectory(prefix="factprobe-bench-") as folder:
+        costs = measure_workers(Path(folder))
+    console.print(workers_table(costs, QUESTIONS))
+    print_figures(console, f"{QUESTIONS} questions at --concurrency 64 per worker, 20 ms server",
+                  workers_figures(costs))

@@ -1,0 +1,24 @@
+"""Where a run starts: in this process (factprobe.eval.run.pipeline), or split into shards by
+`--workers N` / `--executor ray` (factprobe.eval.run.workers). `factprobe run`, `factprobe.run(...)`
+and sweep cells all come through here."""
+
+from __future__ import annotations
+
+from rich.console import Console
+
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.run.pipeline import execute_run
+
+
+def is_split(config: RunConfig) -> bool:
+    """Whether the run is answered in shards (not when it is itself one shard)."""
+    return config.shard is None and (config.workers > 1 or config.executor != "local")
+
+
+def launch_run(config: RunConfig, resume: bool, console: Console) -> int:
+    """Run `config` (or continue it, with `resume`) and report it; returns its exit status."""
+    if is_split(config):
+        from factprobe.eval.run.workers import execute_split
+
+        return execute_split(config, resume, console)
+    return execute_run(config, resume=resume, console=console)

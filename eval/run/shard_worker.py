@@ -1,0 +1,96 @@
+"""One shard of a split run, run where it is sent: in a local worker process (`python -m
+factprobe.eval.run.shard_worker CONFIG_JSON`) or inside a Ray task (`run_shard`).
+
+The shard is an ordinary run (`--shard I/N`) in its own directory, continued when that directory
+already has a manifest, so a retried or re-launched shard never answers a finished row again;
+it draws no report (the merged run has one). Its console output goes to `<shard dir>.log` beside it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from factprobe.eval.config.run_config import RunConfig
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+MESSAGE_PREFIX = "factprobe: "
+
+
+@dataclass
+class ShardOutcome:
+    """A shard's exit status and, when it stopped on bad input, the one-paragraph reason."""
+
+    status: int
+    message: str = ""
+
+
+def shard_log(out: Path) -> Path:
+    """Where the shard in `out` writes its console output."""
+    return out.parent / f"{out.name}.log"
+
+
+def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:
+    """Run (or continue) the shard `config_data` describes, in the folder `cwd` when given (where
+    the run was started: relative dataset, media and plugin paths are read from there); bad input
+    is status 2 with its message, as `factprobe run` would exit (every user error of a run is a
+    ValueError)."""
+    if cwd is not None:
+        os.chdir(cwd)
+    from factprobe.agents.plugins import load_plugin
+    from factprobe.eval.run.pipeline import execute_run, resumed_config
+
+    config = RunConfig(**config_data)
+    out = Path(config.out or ".")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with shard_log(out).open("a", encoding="utf-8") as log:
+        console = Console(file=log, width=160)
+        try:
+            resume = (out / "manifest.json").is_file()
+            if resume:  # checks that the shard in `out` is this one, as `factprobe run --resume` does
+                config = resumed_config(out, config.model_dump(exclude={"out"}))
+            else:
+                for plugin in config.plugins:
+                    load_plugin(plugin)
+            return ShardOutcome(execute_run(config, resume=resume, console=console, report=False))
+        except ValueError as exc:
+            console.print(f"{MESSAGE_PREFIX}{exc}", markup=False, soft_wrap=True)
+            return ShardOutcome(EXIT_BAD_INPUT, str(exc))
+        except KeyboardInterrupt:
+            return ShardOutcome(EXIT_INTERRUPTED, "interrupted; its finished rows are saved")
+
+
+def logged_message(log: Path) -> str:
+    """The bad-input message a shard wrote last to its log ("" when there is none)."""
+    if not log.is_file():
+        return ""
+    lines = [line for line in log.read_text(encoding="utf-8", errors="replace").splitlines()
+             if line.startswith(MESSAGE_PREFIX)]
+    return lines[-1][len(MESSAGE_PREFIX):] if lines else ""
+
+
+def end_with_parent() -> None:
+    """Linux: have the kernel stop this worker when the process that started it dies (a killed
+    `factprobe run --workers` must not leave shards running that hold their locks)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+def main(argv: list[str]) -> int:
+    end_with_parent()
+    return run_shard(json.loads(argv[0])).status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
