@@ -132,7 +132,7 @@ def test_two_reports_rendered_into_one_file_at_once_both_succeed(tmp_path):
     def render() -> None:
         try:
             for _ in range(10):
-                render_to(path, "sweep.html.j2", title="a sweep", tables=[], cells=cells)
+                render_to(path, "sweep.html.j2", title="a sweep", tables=[], cells=cells, figures=[])
         except BaseException as error:   # noqa: B036 - a thread's exception is otherwise only printed
             errors.append(error)
 

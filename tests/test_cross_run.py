@@ -43,7 +43,8 @@ def scripted(right: set[str], declines: set[str], varies: set[str] = frozenset()
         if question.id in declines:
             return "Answer: I don't know\nConfidence: 10"
         correct = question.id in right or (question.id in varies and (params.seed or 0) // 1000 % 2 == 1)
-        return f"Answer: {question.answer if correct else 'Springfield'}\nConfidence: {80 if correct else 60}"
+        wrong = "Zn" if question.category == "elements" else "Springfield"   # decidable by the rules
+        return f"Answer: {question.answer if correct else wrong}\nConfidence: {80 if correct else 60}"
 
     return script
 

@@ -117,6 +117,8 @@ def test_text_only_run_reports_answers_without_video(tmp_path, monkeypatch) -> N
             return "Answer: Africa\nConfidence: 40"               # answered without the video
         if "Which bird is shown" in text:
             return "Answer: I don't know\nConfidence: 0"          # hop 1 declined
+        if "Which family does the genus of the bird" in text:
+            return "Answer: Falcons\nConfidence: 30"             # wrong, and unrelated to the gold
         return "Answer: Ciconia\nConfidence: 30"
 
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))

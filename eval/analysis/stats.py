@@ -44,9 +44,9 @@ McNemar, which `mcnemar_exact` computes exactly.
 
 Written with numpy rather than scipy.stats.bootstrap / permutation_test: those resample single
 observations, not clusters, and one call handles one data set, where the simulation tests need
-thousands at once (leading axes of `counts`). scipy is not a dependency of the running code at all
-(only of the tests, which hold its reference values): every function here runs when a summary or a
-report is written, and `import scipy.stats` cost 1.2 s of CPU there (scipy 1.17, numpy already
+thousands at once (leading axes of `counts`). scipy is not imported here
+(the tests hold its reference values): every function here runs when a summary or a report is
+written, and `import scipy.stats` cost 1.2 s of CPU there (scipy 1.17, numpy already
 loaded, measured with getrusage around the import; 4.5 s of wall time on a loaded 2-core machine),
 more than importing matplotlib.pyplot (0.7 s).
 """

@@ -9,12 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from factprobe.eval.analysis.stats import cluster_bootstrap_ci, cluster_counts, f_delta
 from factprobe.eval.cli.output import print_json
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
@@ -142,6 +140,10 @@ def f_delta_interval(rows: list[AuditRow], level: float = 0.95) -> dict[str, Any
 
     Computed here because the statistic lives in the analysis layer, above grading.
     """
+    import numpy as np  # the audit's numbers only: `factprobe run` starts without numpy
+
+    from factprobe.eval.analysis.stats import cluster_bootstrap_ci, cluster_counts, f_delta
+
     graded = np.array([_CODES[grade] for grade in resolved_grades(rows)])
     labels = np.array([_CODES[row.label] for row in rows])
     counts = cluster_counts([row.question or str(row.line) for row in rows], graded, labels)

@@ -18,7 +18,6 @@ from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
 from factprobe.agents.registry import get_strategy, strategies
-from factprobe.eval.analysis.groups import check_question_fields
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
@@ -233,7 +232,10 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        check_question_fields(questions, config.group_by, config.where)
+        if config.group_by or config.where:   # numpy with it: the run path starts without it
+            from factprobe.eval.analysis.groups import check_question_fields
+
+            check_question_fields(questions, config.group_by, config.where)
         selected = [q.id for q in questions]
         if config.shard is not None:   # the whole run's selection, then this shard's part of it
             questions = in_shard(questions, *parse_shard(config.shard))
