@@ -15,7 +15,7 @@ $(VENV)/.installed-local: pyproject.toml | $(PY)
 	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local]"
 	touch $@
 
-# ray: tests/test_ray_executor.py runs `--executor ray` on a local Ray cluster (skipped without it)
+# ray: tests/eval/run/test_ray_executor.py runs `--executor ray` on a local Ray cluster (skipped without it)
 $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed-local
 	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local,dev,ray]"
 	touch $@

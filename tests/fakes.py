@@ -1,7 +1,33 @@
-"""A scripted model for unit tests: replies come from a function of the prompt, no model is loaded."""
+"""The tests' shared fakes, in one module: a scripted model (replies are a function of the prompt,
+no model is loaded), a local HTTP server replaying recorded API responses (for backends whose
+service is unreachable here), and a fault-injecting OpenAI-compatible server on 127.0.0.1.
+
+FaultServer: `FaultServer(["429", "ok"])` answers chat completions by the listed modes in order, the last one
+forever; `/v1/models` lists the one served model. Every request is counted. Modes:
+
+- `ok`: a well-formed reply (`reply` text, default "Paris")
+- `429`: rate limited, with `Retry-After: 1`
+- `500`, `503`: server errors (short `retry-after-ms`, so tests stay fast)
+- `reset`: the connection is closed without a response
+- `garbage`: status 200 with a body that is not JSON
+- `empty`: a well-formed reply whose content is ""
+- `oversized`: a 1 MB reply that claims 300,000 completion tokens
+- `trickle`: a well-formed reply sent one byte every 0.5 s
+- `hang`: the request is read and never answered
+- `slow`: a well-formed reply after `SLOW_S` seconds
+- `notfound`: 404, as a server answers a model it does not serve
+- `echo_key`: 401 whose message echoes the request's Authorization header
+- `echo_token`: 500 whose message echoes the bare token of that header (no `Bearer`), as gateways do
+"""
 
 from __future__ import annotations
 
+import json
+import socket
+import struct
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 
@@ -51,3 +77,189 @@ def write_questions(path: Path, questions: list[Question]) -> Path:
     """A native-schema JSONL dataset file holding `questions`, one per line."""
     path.write_text("".join(q.model_dump_json() + "\n" for q in questions), encoding="utf-8")
     return path
+
+
+Body = dict | bytes
+
+
+class RecordedServer:
+    """Replays scripted (status, headers, body) responses in order, the last one forever, and
+    records each request's time, path, lower-cased headers and JSON body. A dict body is sent as
+    JSON; bytes are sent as they are."""
+
+    def __init__(self, script: list[tuple[int, dict[str, str], Body]]) -> None:
+        self.script = list(script)
+        self.requests: list[dict] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                body = self.rfile.read(int(self.headers.get("content-length", 0)))
+                server.requests.append({"time": time.perf_counter(), "path": self.path,
+                                        "headers": {k.lower(): v for k, v in self.headers.items()},
+                                        "body": json.loads(body or b"{}")})
+                status, headers, data = (server.script.pop(0) if len(server.script) > 1
+                                         else server.script[0])
+                payload = data if isinstance(data, bytes) else json.dumps(data).encode()
+                self.send_response(status)
+                for name, value in {"content-type": "application/json", **headers}.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> RecordedServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+SERVED_MODEL = "fake-model"
+TRICKLE_INTERVAL_S = 0.5
+SLOW_S = 0.3
+
+
+def completion_body(text: str, completion_tokens: int | None = None) -> bytes:
+    tokens = len(text.split()) if completion_tokens is None else completion_tokens
+    return json.dumps({
+        "id": "chatcmpl-fault", "object": "chat.completion", "created": 1700000000,
+        "model": SERVED_MODEL,
+        "choices": [{"index": 0, "finish_reason": "stop",
+                     "message": {"role": "assistant", "content": text}}],
+        "usage": {"prompt_tokens": 10, "completion_tokens": tokens, "total_tokens": 10 + tokens},
+    }).encode()
+
+
+class FaultServer:
+    """Serves `modes` in order (the last one forever) and counts the chat requests it got."""
+
+    def __init__(self, modes: list[str], reply: str = "Paris", models: bool = True, port: int = 0) -> None:
+        self.modes = list(modes)
+        self.reply = reply
+        self.models = models
+        self.requests = 0
+        self.model_requests = 0
+        self.released = threading.Event()
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                with server._lock:
+                    server.model_requests += 1
+                if not server.models or not self.path.endswith("/models"):
+                    self._send(404, b'{"error": {"message": "not found"}}')
+                    return
+                self._send(200, json.dumps({"object": "list", "data": [
+                    {"id": SERVED_MODEL, "object": "model", "owned_by": "tests"}]}).encode())
+
+            def do_POST(self) -> None:  # noqa: N802
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                with server._lock:
+                    server.requests += 1
+                    mode = server.modes.pop(0) if len(server.modes) > 1 else server.modes[0]
+                server.serve(self, mode)
+
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                for name, value in {"content-type": "application/json", **(headers or {})}.items():
+                    self.send_header(name, value)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.handler = Handler
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        self.httpd.daemon_threads = True
+        self.httpd.block_on_close = False
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def serve(self, handler: BaseHTTPRequestHandler, mode: str) -> None:
+        send = handler._send  # type: ignore[attr-defined]
+        if mode == "ok":
+            send(200, completion_body(self.reply))
+        elif mode == "429":
+            send(429, b'{"error": {"message": "rate limited", "type": "requests"}}', {"retry-after": "1"})
+        elif mode in ("500", "503"):
+            send(int(mode), b'{"error": {"message": "server error"}}', {"retry-after-ms": "10"})
+        elif mode == "reset":
+            handler.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            handler.close_connection = True
+            handler.connection.close()
+        elif mode == "garbage":
+            send(200, b"<html>this is not json{")
+        elif mode == "empty":
+            send(200, completion_body("", 0))
+        elif mode == "oversized":
+            send(200, completion_body("word " * 200_000, 300_000))
+        elif mode == "trickle":
+            body = completion_body(self.reply)
+            handler.send_response(200)
+            handler.send_header("content-type", "application/json")
+            handler.send_header("content-length", str(len(body)))
+            handler.end_headers()
+            handler.wfile.flush()
+            for byte in body:
+                if self.released.wait(TRICKLE_INTERVAL_S):
+                    return
+                try:
+                    handler.wfile.write(bytes([byte]))
+                    handler.wfile.flush()
+                except OSError:
+                    return
+        elif mode == "hang":
+            self.released.wait()
+        elif mode == "slow":
+            if not self.released.wait(SLOW_S):
+                send(200, completion_body(self.reply))
+        elif mode == "notfound":
+            send(404, b'{"error": {"message": "The model does not exist", "code": "model_not_found"}}')
+        elif mode == "echo_key":
+            echoed = handler.headers.get("authorization", "")
+            send(401, json.dumps({"error": {"message": f"Incorrect API key; you sent {echoed}"}}).encode())
+        elif mode == "echo_token":
+            token = handler.headers.get("authorization", "").removeprefix("Bearer ")
+            send(500, json.dumps({"error": {"message": f"upstream refused credential {token}"}}).encode(),
+                 {"retry-after-ms": "10"})
+        else:
+            raise ValueError(f"unknown fault mode {mode!r}")
+
+    def __enter__(self) -> FaultServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.released.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+
+def wait_for_port(url: str, timeout_s: float = 5.0) -> None:
+    """Block until the server at `url` accepts connections."""
+    host, port = url.split("//")[1].split("/")[0].split(":")
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection((host, int(port)), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise TimeoutError(url)

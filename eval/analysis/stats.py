@@ -37,7 +37,7 @@ p-value is the share of relabellings whose |statistic| is at least the observed 
 itself a valid p-value, P(p ≤ α) ≤ α (Phipson & Smyth 2010). For a difference of means (Δaccuracy)
 the test is also asymptotically valid under the weaker null "equal expected accuracy", because the
 relabelling variance matches the sampling variance; for ΔF the same holds to first order (F is a
-smooth ratio of totals). tests/test_stats_coverage.py measures both at n = 200 questions, R = 3
+smooth ratio of totals). tests/eval/analysis/test_stats_coverage.py measures both at n = 200 questions, R = 3
 correlated repeats, with strategies that differ but have ΔF = 0 (or Δaccuracy = 0). With one
 repeat and the accuracy statistic, the sign-flip test is the Monte Carlo version of exact
 McNemar, which `mcnemar_exact` computes exactly.
@@ -188,7 +188,7 @@ def relabelling_blocks(n_clusters: int, n_flips: int = DEFAULT_FLIPS, seed: int 
     """The rows of `relabellings(...)[0]`, `block` rows at a time (default: all at once).
 
     Random relabellings are drawn block by block from one generator; numpy's stream does not depend
-    on how such a draw is split into rows (tests/test_stats.py checks it), so the rows are the same
+    on how such a draw is split into rows (tests/eval/analysis/test_stats.py checks it), so the rows are the same
     numbers in the same order as one big draw, without holding all of them (2,000 relabellings of
     50,000 questions would be 800 MB, twice that while being drawn).
     """
@@ -278,7 +278,7 @@ def mcnemar_exact(a_correct: np.ndarray, b_correct: np.ndarray) -> McNemar:
 def half_binomial_p(k: int, n: int) -> float:
     """Two-sided exact binomial test of k successes in n trials at p = 1/2.
 
-    The value scipy.stats.binomtest(k, n, 0.5) gives (tests/test_stats.py checks it): the
+    The value scipy.stats.binomtest(k, n, 0.5) gives (tests/eval/analysis/test_stats.py checks it): the
     distribution is symmetric, so the outcomes at most as likely as k are the two tails beyond
     min(k, n − k), and p = min(1, 2·P(X ≤ min(k, n − k))). Summed in log space (no overflow at any
     n); written out rather than with scipy.stats.binomtest because importing scipy.stats costs

@@ -1,0 +1,48 @@
+"""The rule grader on the issue-21 development set, per answer form (short, paragraph, adversarial).
+
+tests/data/grading_cases_dev.jsonl holds 365 labelled cases written for this project, independently
+of the rules, in three forms: short answers (with extra detail, other formats, refusals with
+context), paragraphs of two to six sentences, and adversarial wrong answers. The rules were
+developed against it, so these figures describe the design, not unseen data (the lead measures a
+locked set once). Measured: decided agreement 100%, no over- or under-credit, F with a perfect judge
+equal to F from the labels; undecided 9.8% of short answers, every paragraph, 76% of adversarial.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, load_cases
+from factprobe.eval.grading.rules import RuleGrader
+
+DEV = Path(__file__).parents[2] / "data" / "grading_cases_dev.jsonl"
+
+
+@pytest.fixture(scope="module")
+def audited() -> tuple[dict[str, Any], list[AuditRow]]:
+    rows = asyncio.run(grade_cases(load_cases(DEV), RuleGrader()))
+    return audit_summary(rows), rows
+
+
+@pytest.mark.parametrize("form", ["short", "paragraph", "adversarial"])
+def test_decided_rows_agree_with_the_labels(audited: tuple[dict[str, Any], list[AuditRow]], form: str) -> None:
+    figures = audited[0]["per_form"][form]
+    assert figures["decided_agreement"] is None or figures["decided_agreement"] >= 0.97
+    assert (figures["over_credit"] or 0.0) <= 0.01
+    assert (figures["under_credit"] or 0.0) <= 0.02
+    assert abs(figures["f_delta"]) <= 0.01
+
+
+def test_no_adversarial_wrong_answer_is_correct(audited: tuple[dict[str, Any], list[AuditRow]]) -> None:
+    _, rows = audited
+    adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
+    assert adversarial and not [row.line for row in adversarial if row.grade.value == "CORRECT"]
+
+
+def test_short_answers_are_mostly_decided(audited: tuple[dict[str, Any], list[AuditRow]]) -> None:
+    # the issue's target on unseen short answers; 9.8% is what the rules leave on this set
+    assert audited[0]["per_form"]["short"]["undecided_share"] <= 0.10
