@@ -263,3 +263,61 @@ def wait_for_port(url: str, timeout_s: float = 5.0) -> None:
         except OSError:
             time.sleep(0.05)
     raise TimeoutError(url)
+
+
+Reply = Callable[[dict], "str | tuple[str, dict]"]
+
+
+class ChatServer:
+    """An OpenAI-compatible server on 127.0.0.1 (`/v1/models`, `/v1/chat/completions`) that records
+    every request body and answers `reply(body)`: the reply's text, or (text, usage counts)."""
+
+    def __init__(self, reply: Reply, model: str = "scripted") -> None:
+        self.requests: list[dict] = []
+        self.model = model
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _send(self, body: dict) -> None:
+                payload = json.dumps(body).encode()
+                self.send_response(200)
+                self.send_header("content-type", "application/json")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                self._send({"object": "list", "data": [{"id": server.model, "object": "model", "created": 0,
+                                                        "owned_by": "tests"}]})
+
+            def do_POST(self) -> None:  # noqa: N802
+                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
+                server.requests.append(body)
+                answered = reply(body)
+                text, usage = answered if isinstance(answered, tuple) else (answered, {})
+                usage = {"prompt_tokens": 5, "completion_tokens": 5, **usage}
+                usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+                self._send({"id": "c", "object": "chat.completion", "created": 0,
+                            "model": body.get("model", server.model),
+                            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                                         "message": {"role": "assistant", "content": text}}],
+                            "usage": usage})
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+
+    def __enter__(self) -> "ChatServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=5)
+
+    def chats(self) -> list[dict]:
+        return [request for request in self.requests if "messages" in request]

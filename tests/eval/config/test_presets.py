@@ -8,64 +8,15 @@ request and replies with what the test's script returns for it. Datasets are inv
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
 
 import pytest
 
 import factprobe.eval.cli.main as cli
 from factprobe.agents.benchmark_prompts import parse_reply
 from factprobe.eval.config.run_config import RunConfig
+from tests.fakes import ChatServer
 
-
-class ScriptedServer:
-    """OpenAI-compatible chat completions on 127.0.0.1, replying `script(request body)`."""
-
-    def __init__(self, script: Callable[[dict], str]) -> None:
-        self.requests: list[dict[str, Any]] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, body: dict) -> None:
-                payload = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:  # noqa: N802
-                self._send({"object": "list", "data": [{"id": "scripted", "object": "model", "created": 0,
-                                                        "owned_by": "tests"}]})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                server.requests.append(body)
-                self._send({"id": "c", "object": "chat.completion", "created": 0, "model": "scripted",
-                            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                                         "message": {"role": "assistant", "content": script(body)}}],
-                            "usage": {"prompt_tokens": 5, "completion_tokens": 5, "total_tokens": 10}})
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> ScriptedServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
-
-    def chats(self) -> list[dict]:
-        return [request for request in self.requests if "messages" in request]
-
+ScriptedServer = ChatServer   # replies with the test's script for each request body
 
 def user_text(chat: dict) -> str:
     content = chat["messages"][-1]["content"]

@@ -10,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import threading
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -21,46 +19,23 @@ import factprobe.eval.cli.main as cli
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.cascade import build_grader
 from factprobe.eval.grading.judge import JudgeGrader
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ChatServer, ScriptedModel, last_user
 
 SERVED = "judge-model"
 CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon")
 
 
-class JudgeServer:
-    """Answers /v1/models and /v1/chat/completions; `grade(prompt)` gives the reply's text."""
+class JudgeServer(ChatServer):
+    """The shared chat server as a judge: `grade(prompt)` gives the reply's text; `prompts` holds
+    every prompt it was sent."""
 
     def __init__(self, grade: Callable[[str], str]) -> None:
-        self.prompts: list[str] = []
-        server = self
+        super().__init__(lambda body: (grade(body["messages"][-1]["content"]),
+                                       {"prompt_tokens": 50, "completion_tokens": 5}), SERVED)
 
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, body: dict) -> None:
-                data = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-                self._send({"object": "list", "data": [{"id": SERVED, "object": "model", "owned_by": "test"}]})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
-                prompt = body["messages"][-1]["content"]
-                server.prompts.append(prompt)
-                self._send({"id": "c", "object": "chat.completion", "created": 1, "model": SERVED,
-                            "choices": [{"index": 0, "finish_reason": "stop",
-                                         "message": {"role": "assistant", "content": grade(prompt)}}],
-                            "usage": {"prompt_tokens": 50, "completion_tokens": 5, "total_tokens": 55}})
-
-            def log_message(self, *args) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+    @property
+    def prompts(self) -> list[str]:
+        return [chat["messages"][-1]["content"] for chat in self.chats()]
 
 
 @pytest.fixture

@@ -15,8 +15,6 @@ import base64
 import hashlib
 import io
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -32,7 +30,7 @@ from factprobe.eval.media.attach import Attachment
 from factprobe.eval.media.frames import uniform_indices
 from factprobe.eval.store.media_cache import MediaStore
 from tests.conftest import requires_local_model
-from tests.fakes import RecordedServer
+from tests.fakes import ChatServer, RecordedServer
 
 PIL = pytest.importorskip("PIL", reason="attached images are encoded with Pillow: pip install -e '.[media]'")
 from PIL import Image  # noqa: E402
@@ -76,57 +74,20 @@ def write_png(path: Path, level: int, size: tuple[int, int] = (40, 30)) -> None:
     Image.new("RGB", size, (level, level, level)).save(path)
 
 
-class FakeVisionServer:
-    """An OpenAI-compatible chat server on 127.0.0.1 that records every request body.
+def vision_reply(body: dict) -> tuple[str, dict]:
+    """"Paris" (confidence 80) when a message carries image parts, "I don't know" otherwise; usage
+    bills 10 prompt tokens plus TOKENS_PER_IMAGE per image part."""
+    images = sum(part.get("type") == "image_url" for message in body.get("messages", [])
+                 if isinstance(message.get("content"), list) for part in message["content"])
+    text = "Answer: Paris\nConfidence: 80%" if images else "Answer: I don't know\nConfidence: 0%"
+    return text, {"prompt_tokens": 10 + TOKENS_PER_IMAGE * images, "completion_tokens": 6}
 
-    It answers "Paris" (confidence 80) when the last user message carries image parts and "I don't
-    know" otherwise; usage bills 10 prompt tokens plus TOKENS_PER_IMAGE per image part."""
+
+class FakeVisionServer(ChatServer):
+    """The shared chat server answering as `vision_reply` does."""
 
     def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, body: dict) -> None:
-                payload = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-                self._send({"object": "list", "data": [{"id": FAKE_MODEL, "object": "model", "created": 0,
-                                                        "owned_by": "tests"}]})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                server.requests.append(body)
-                images = sum(part.get("type") == "image_url" for message in body.get("messages", [])
-                             if isinstance(message.get("content"), list) for part in message["content"])
-                text = "Answer: Paris\nConfidence: 80%" if images else "Answer: I don't know\nConfidence: 0%"
-                self._send({"id": "chatcmpl-test", "object": "chat.completion", "created": 0,
-                            "model": body.get("model", FAKE_MODEL),
-                            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                                         "message": {"role": "assistant", "content": text}}],
-                            "usage": {"prompt_tokens": 10 + TOKENS_PER_IMAGE * images, "completion_tokens": 6,
-                                      "total_tokens": 16 + TOKENS_PER_IMAGE * images}})
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> FakeVisionServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+        super().__init__(vision_reply, FAKE_MODEL)
 
 
 @pytest.fixture
