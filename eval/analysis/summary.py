@@ -118,13 +118,20 @@ def strategy_groups(rows: list[Result]) -> dict[str, list[Result]]:
 
 
 def latest_rows(rows: list[Result]) -> LatestRows:
-    """Keep the last row for each (question, strategy, repeat): a resumed retry supersedes an error."""
+    """Keep the last row for each (question, strategy, repeat): a resumed retry supersedes an error.
+
+    The rows come back in one canonical order (strategies as they first appear, then question id and
+    repeat), not in the order they were written: concurrent answering, a resume or a merge of shards
+    writes the same rows in another order, and no figure may depend on it (a float sum does)."""
     if isinstance(rows, LatestRows):
         return rows
     latest: dict[tuple[str, str, int], Result] = {}
+    strategy_rank: dict[str, int] = {}
     for row in rows:
         latest[(row.question_id, row.strategy, row.repeat)] = row
-    return LatestRows(latest.values())
+        strategy_rank.setdefault(row.strategy, len(strategy_rank))
+    ordered = sorted(latest.items(), key=lambda item: (strategy_rank[item[0][1]], item[0][0], item[0][2]))
+    return LatestRows(row for _, row in ordered)
 
 
 def answerable(rows: list[Result]) -> list[Result]:
