@@ -110,9 +110,15 @@ def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.run.sweep import sweep
+    from factprobe.eval.run.sweep import SweepStopped, sweep
 
-    rows = sweep(args.grid, out=args.out, console=console)
+    given = explicit_options(args)
+    runner = checked_options({key: given[key] for key in ("executor", "ray_address") if key in given})
+    try:
+        rows = sweep(args.grid, out=args.out, console=console, **runner)
+    except SweepStopped as exc:
+        print(f"factprobe: {exc}", file=sys.stderr)
+        return exc.status
     failed = sorted({row["cell"] for row in rows if row.get("exit_status")})
     if failed:
         print(f"factprobe: {len(failed)} sweep cell(s) finished with a non-zero status: "
@@ -148,9 +154,13 @@ def build_parser() -> argparse.ArgumentParser:
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
                                    help="also list the strategies this module or .py file registers")
     strategies_parser.set_defaults(handler=cmd_strategies)
-    sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
+    sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table",
+                           description="Run every cell of the grid, each into its own run directory "
+                           "(resumed when it exists), and combine them. With --executor ray each cell "
+                           "is one Ray task, on --ray-address or a local Ray cluster.")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
     sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
+    add_run_options(sweep, ["executor", "ray_address"])
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)

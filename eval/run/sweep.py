@@ -7,6 +7,10 @@ when it already exists. Cells that differ only in options none of their strategi
 `samples` for vanilla) are run once and share a run directory. The combined table (`sweep.csv`,
 one row per cell × strategy) holds the cell's options, CO/IN/NA/CGA/F, ΔF with its CI and p,
 latency and token ratios against the run's baseline, and ECE.
+
+`executor="ray"` (`factprobe sweep --executor ray`) runs each cell as one Ray task
+(factprobe.eval.run.sweep_ray), on the cluster at `ray_address` or on a local one; the cells' run
+directories and the combined table are the same as in this process.
 """
 
 from __future__ import annotations
@@ -40,6 +44,16 @@ CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", 
 
 class SweepError(ValueError):
     """A sweep file that cannot be read or names an unknown option."""
+
+
+class SweepStopped(RuntimeError):
+    """Cells whose run stopped before its end (a Ray task killed more often than it is retried,
+    or interrupted): their finished rows are saved and running the sweep again continues them.
+    `status` is the exit status (the first stopped cell's)."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -198,14 +212,45 @@ def print_table(rows: list[dict[str, Any]], console: Console) -> None:
     console.print(table)
 
 
-def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
-          console: Console | None = None) -> list[dict[str, Any]]:
-    """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
-    combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
-    `exit_status` of each row; nothing already computed is lost (each cell resumes)."""
+def run_cells(cells: list[Cell], console: Console, executor: str = "local", ray_address: str | None = None,
+              source: str = "sweep") -> dict[str, int]:
+    """Run (or continue) every cell that has its own run directory; their exit statuses by name."""
+    todo = []
+    for cell in cells:
+        if cell.same_as:
+            console.print(f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none "
+                          f"of the options that differ)[/dim]")
+        else:
+            todo.append(cell)
+    if executor == "ray":
+        from factprobe.eval.run.sweep_ray import run_cells_on_ray
+
+        return run_cells_on_ray(todo, ray_address, console, source)
     from factprobe.eval.run.session import run_config
 
+    statuses: dict[str, int] = {}
+    for cell in todo:
+        console.rule(f"sweep cell {cell.name}")
+        resume = (run_folder(cell.config) / "manifest.json").is_file()
+        statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+    return statuses
+
+
+def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
+          console: Console | None = None, executor: str = "local",
+          ray_address: str | None = None) -> list[dict[str, Any]]:
+    """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
+    combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
+    `exit_status` of each row; nothing already computed is lost (each cell resumes).
+    `executor="ray"` runs each cell as one Ray task (on `ray_address`, or a local cluster); a cell
+    stopped on bad input is a SweepError naming it, one whose task could not finish SweepStopped."""
     source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
+    if executor not in ("local", "ray"):
+        raise SweepError(f"--executor = {executor!r}: must be local or ray")
+    if executor == "ray":
+        from factprobe.eval.run.ray_executor import require_ray
+
+        require_ray("factprobe sweep --executor ray")
     table = read_grid(Path(grid)) if isinstance(grid, (str, Path)) else dict(grid)
     if isinstance(grid, dict):
         unknown = sorted(set(table) - set(RunConfig.model_fields) - SWEEP_KEYS)
@@ -214,15 +259,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
     console = console or output_console(quiet)
     cells = expand(table, folder, source)
-    statuses: dict[str, int] = {}
-    for cell in cells:
-        if cell.same_as:
-            console.print(f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none "
-                          f"of the options that differ)[/dim]")
-            continue
-        console.rule(f"sweep cell {cell.name}")
-        resume = (run_folder(cell.config) / "manifest.json").is_file()
-        statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+    statuses = run_cells(cells, console, executor, ray_address, source)
     rows = combined_rows(cells)
     for row in rows:
         row["exit_status"] = statuses.get(row["cell"], statuses.get(
