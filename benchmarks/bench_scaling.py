@@ -139,14 +139,14 @@ def report_table(costs: list[ReportCost]) -> Table:
 def readers_table(costs: list[ReaderCost], rows: int) -> Table:
     ours = next(cost for cost in costs if cost.reader == "factprobe")
     table = Table(title=f"the summary's read of results.jsonl, {rows:,} rows (own process each)")
-    for column in ("reader", "read s", "process wall s", "peak RSS MB", "vs factprobe", "same values"):
+    for column in ("reader", "read s", "process wall s", "peak RSS MB", "speed-up over factprobe's", "same values"):
         table.add_column(column, justify="left" if column == "reader" else "right")
     for cost in costs:
         if cost.read_s is None or ours.read_s is None:
             table.add_row(cost.reader, "not installed (pip install pyarrow polars)", "", "", "", "")
             continue
         table.add_row(cost.reader, f"{cost.read_s:.1f}", f"{cost.wall_s:.1f}", f"{cost.peak_mb:.0f}",
-                      f"{ours.read_s / cost.read_s:.2f}x faster", "yes" if cost.digest == ours.digest else "NO")
+                      f"{ours.read_s / cost.read_s:.2f}x", "yes" if cost.digest == ours.digest else "NO")
     return table
 
 
@@ -162,18 +162,25 @@ def save_plot(workers: list[Throughput], concurrency: list[Throughput], reports:
     figure, ((left, right), (low_left, low_right)) = plt.subplots(2, 2, figsize=(11, 8))
     left.plot([p.setting for p in workers], [p.per_s for p in workers], "o-", label="measured")
     left.plot([p.setting for p in workers], [workers[0].per_s * p.setting for p in workers], ":", label="linear")
-    left.set(xlabel="--workers", ylabel="questions / s", title="throughput against workers")
+    left.set(xlabel="--workers", ylabel="questions / s", title="throughput against workers",
+             xticks=[p.setting for p in workers], ylim=(0, None))
     left.legend()
     right.plot([p.setting for p in concurrency], [p.per_s for p in concurrency], "o-")
-    right.set(xscale="log", xlabel="--concurrency (one process)", ylabel="questions / s",
-              title="throughput against concurrency")
+    right.set_xscale("log", base=2)
+    right.set(xlabel="--concurrency (one process)", ylabel="questions / s", title="throughput against concurrency",
+              xticks=[p.setting for p in concurrency], xticklabels=[str(p.setting) for p in concurrency],
+              ylim=(0, None))
     low_left.plot([c.rows for c in reports], [c.wall_s for c in reports], "o-", color="tab:blue")
-    low_left.set(xlabel="rows", ylabel="wall s", title="factprobe report against rows")
+    low_left.set(xlabel="rows", ylabel="wall s", title="factprobe report against rows", ylim=(0, None),
+                 xticks=[c.rows for c in reports], xticklabels=[f"{c.rows:,}" for c in reports])
     memory = low_left.twinx()
     memory.plot([c.rows for c in reports], [c.peak_mb for c in reports], "s--", color="tab:red")
-    memory.set_ylabel("peak RSS MB", color="tab:red")
+    memory.set_ylim(0, None)
+    memory.set_ylabel("peak RSS MB (dashed)", color="tab:red")
     measured = [c for c in readers if c.read_s is not None]
-    low_right.bar([c.reader for c in measured], [c.read_s or 0.0 for c in measured])
+    bars = low_right.bar([c.reader for c in measured], [c.read_s or 0.0 for c in measured])
+    low_right.bar_label(bars, labels=[f"{c.read_s:.1f} s, {c.peak_mb:.0f} MB" for c in measured])
+    low_right.margins(y=0.15)
     low_right.set(ylabel="read s", title=f"summary's read, {max((c.rows or 0) for c in readers):,} rows")
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

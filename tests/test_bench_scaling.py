@@ -11,8 +11,7 @@ from pathlib import Path
 from rich.console import Console
 
 from benchmarks.bench_report import ReportCost
-from benchmarks.bench_scaling import (Throughput, installed, measure_concurrency, measure_readers,
-                                      print_and_save)
+from benchmarks.bench_scaling import Throughput, installed, measure_concurrency, measure_readers, print_and_save
 from benchmarks.synthetic_run import write_run
 
 
