@@ -10,7 +10,11 @@ latency and token ratios against the run's baseline, and ECE.
 
 `executor="ray"` (`factprobe sweep --executor ray`) runs each cell as one Ray task
 (factprobe.eval.run.sweep_ray), on the cluster at `ray_address` or on a local one; the cells' run
-directories and the combined table are the same as in this process.
+directories and the combined table are the same as in this process. A cell stopped on bad input is
+then a SweepError naming it (exit 2) once every task has ended, so the other cells' rows are kept;
+a cell whose task could not finish (killed more often than Ray retries it, or interrupted) is a
+SweepStopped with its status. Either way nothing is combined, and running the sweep again
+continues every cell.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from factprobe.eval.store.atomic import atomic_open
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")
 MAX_CELLS = 1000          # the default limit on a grid's cells; `max_cells = N` in [sweep] raises it
 SWEEP_KEYS = {"out", "max_cells"}   # keys of the [sweep] table that are not run options
+DONE_STATUSES = (0, 3)   # a run that ended: with success, or with too many ERROR rows (still reported)
 CSV_GAINS = ("f_score_delta", "ci_low", "ci_high", "p_value", "accuracy_delta", "latency_ratio",
              "tokens_ratio")
 
@@ -223,9 +228,7 @@ def run_cells(cells: list[Cell], console: Console, executor: str = "local", ray_
         else:
             todo.append(cell)
     if executor == "ray":
-        from factprobe.eval.run.sweep_ray import run_cells_on_ray
-
-        return run_cells_on_ray(todo, ray_address, console, source)
+        return ray_statuses(todo, ray_address, console, source)
     from factprobe.eval.run.session import run_config
 
     statuses: dict[str, int] = {}
@@ -236,14 +239,40 @@ def run_cells(cells: list[Cell], console: Console, executor: str = "local", ray_
     return statuses
 
 
+def ray_statuses(cells: list[Cell], address: str | None, console: Console, source: str) -> dict[str, int]:
+    """Run every cell as a Ray task; their exit statuses by name, or SweepError / SweepStopped."""
+    import sys
+
+    from factprobe.eval.run.shard_worker import shard_log
+    from factprobe.eval.run.sweep_ray import run_cells_on_ray
+
+    if not cells:
+        return {}
+    logs = [shard_log(run_folder(cell.config)) for cell in cells]
+    outcomes = run_cells_on_ray({cell.name: cell.config for cell in cells}, address, console, logs[0].parent)
+    ended = list(zip(cells, outcomes, logs))
+    bad = [(cell, outcome, log) for cell, outcome, log in ended if outcome.status == 2]
+    if bad:
+        raise SweepError("; ".join(f"{source}, cell {cell.name}: {outcome.message or f'see its log {log}'}"
+                                   for cell, outcome, log in bad))
+    stopped = [(cell, outcome, log) for cell, outcome, log in ended if outcome.status not in DONE_STATUSES]
+    for cell, outcome, log in stopped:
+        reason = f": {outcome.message}" if outcome.message else ""
+        print(f"factprobe: sweep cell {cell.name} stopped with status {outcome.status}{reason} (log: {log})",
+              file=sys.stderr)
+    if stopped:
+        raise SweepStopped(f"{len(stopped)} sweep cell(s) did not finish; their finished rows are saved. "
+                           f"Run the sweep again to continue them.", stopped[0][1].status)
+    return {cell.name: outcome.status for cell, outcome in zip(cells, outcomes)}
+
+
 def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
           console: Console | None = None, executor: str = "local",
           ray_address: str | None = None) -> list[dict[str, Any]]:
     """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
     combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
     `exit_status` of each row; nothing already computed is lost (each cell resumes).
-    `executor="ray"` runs each cell as one Ray task (on `ray_address`, or a local cluster); a cell
-    stopped on bad input is a SweepError naming it, one whose task could not finish SweepStopped."""
+    `executor="ray"` runs each cell as one Ray task (on `ray_address`, or a local cluster)."""
     source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
     if executor not in ("local", "ray"):
         raise SweepError(f"--executor = {executor!r}: must be local or ray")
