@@ -248,6 +248,11 @@ def ray_statuses(cells: list[Cell], address: str | None, console: Console, sourc
 
     if not cells:
         return {}
+    nested = [cell.name for cell in cells if cell.config.executor == "ray"]
+    if nested:   # a cell's own Ray tasks would wait for CPUs its sweep's tasks hold
+        raise SweepError(f"{source}, cell {nested[0]}: its run is split into Ray tasks (executor = \"ray\"), "
+                         f"so it cannot itself run as one: run this sweep without --executor ray, or drop "
+                         f"executor from the [sweep] table")
     logs = [shard_log(run_folder(cell.config)) for cell in cells]
     outcomes = run_cells_on_ray({cell.name: cell.config for cell in cells}, address, console, logs[0].parent)
     ended = list(zip(cells, outcomes, logs))

@@ -137,3 +137,16 @@ def test_a_cell_whose_ray_task_never_finished_stops_the_sweep_with_its_status(
     assert "002-strategies=vanilla+best_of_n-samples=1 stopped with status 1: its Ray task failed" in err
     assert "Run the sweep again" in err and not (tmp_path / "s" / "sweep.csv").exists()
     assert (tmp_path / "s" / "003-strategies=vanilla+best_of_n-samples=2" / "summary.json").is_file()
+
+
+def test_cells_split_into_ray_tasks_of_their_own_are_refused_before_any_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    import factprobe.eval.run.ray_executor as ray_executor
+
+    monkeypatch.setattr(ray_executor, "require_ray", lambda what="": None)
+    grid = write_grid(tmp_path, "http://127.0.0.1:9/v1", ["jsonl:q.jsonl"])
+    grid.write_text(grid.read_text(encoding="utf-8") + 'executor = "ray"\nworkers = 2\n', encoding="utf-8")
+    assert cli.main(["sweep", str(grid), "--out", str(tmp_path / "s"), "--executor", "ray"]) == 2
+    err = capsys.readouterr().err
+    assert "cell 000-strategies=vanilla-samples=1" in err and "without --executor ray" in err, err
+    assert not (tmp_path / "s").exists()
