@@ -10,7 +10,8 @@ the report's cost against rows, and a columnar reader against factprobe's own at
   pyarrow and by polars (benchmarks/columnar_read.py), each in its own process; equal digests mean
   equal values. A reader that is not installed is reported as such (`pip install pyarrow polars`).
 
-Prints the tables and saves runs/bench-scaling/scaling.png and scaling.json.
+Prints the tables and saves runs/bench-scaling/scaling.png and scaling.json. The columnar readers
+are measured, not used by factprobe (README, "Past one process", says why).
 """
 
 from __future__ import annotations
