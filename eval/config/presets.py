@@ -11,9 +11,13 @@ format). What each preset sets, from the five papers' protocols and their releas
 - worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
   WorldVQA judge prompt (with --judge); hedged answers penalised; up to 512 answer tokens.
 - mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
-  refused questions re-asked without it); 5 repeats, each with the options shuffled.
-- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models).
-- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude).
+  refused questions re-asked without it); 5 repeats, each with all five options shuffled, the
+  refusal option among them (`--option-order shuffle-all`).
+- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models); the options in
+  their released order (`--option-order released`); with --judge, the judge's True/False on the
+  free answer (`--choice-grading judge`, MMWorld's released evaluation).
+- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude); the
+  options in their released order.
 """
 
 from __future__ import annotations
@@ -26,9 +30,9 @@ from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, che
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
     "videosimpleqa": {"judge_prompt": "videosimpleqa", "hedging": "penalize", "frames": 32, "max_tokens": 1024},
     "worldvqa": {"judge_prompt": "worldvqa", "hedging": "penalize", "max_tokens": 512},
-    "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5},
-    "mmworld": {"frames": 10},
-    "worldsense": {"frames": 16},
+    "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5, "option_order": "shuffle-all"},
+    "mmworld": {"frames": 10, "option_order": "released", "choice_grading": "judge"},
+    "worldsense": {"frames": 16, "option_order": "released"},
 }
 
 
@@ -38,7 +42,8 @@ def with_preset(data: Any) -> Any:
         return data
     settings = dict(PRESET_SETTINGS[data["preset"]])
     if data.get("judge") is None:
-        settings.pop("judge_prompt", None)   # the judge prompt applies once a judge is given
+        for name in ("judge_prompt", "choice_grading"):   # these apply once a judge is given
+            settings.pop(name, None)
     return {**settings, **data}
 
 
