@@ -61,6 +61,9 @@ class RunConfig(BaseModel):
         "unset: judge with --judge, else rules")
     judge_prompt: Literal["simpleqa", "simpleqa-verified", "videosimpleqa", "worldvqa"] = option(
         "simpleqa", "the judge's grading policy (the rules follow simpleqa-verified's on candidates)")
+    judge_media: Literal["none", "frames"] = option(
+        "none", "what the judge sees besides the text: none, or frames (the question's images or video "
+        "frames, as Video SimpleQA's released grader shows its judge)")
     judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
                                             "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
@@ -178,6 +181,13 @@ class RunConfig(BaseModel):
     def _verdict_needs_a_judge(cls, value: str, info: ValidationInfo) -> str:
         if value == "judge" and info.data.get("judge") is None:
             raise ValueError("the judge's True/False verdict needs a judge model; give --judge MODEL")
+        return value
+
+    @field_validator("judge_media")
+    @classmethod
+    def _media_need_a_judge(cls, value: str, info: ValidationInfo) -> str:
+        if value != "none" and info.data.get("judge") is None:
+            raise ValueError("shows the judge the frames; give --judge MODEL")
         return value
 
     @field_validator("reply_format")

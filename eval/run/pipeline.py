@@ -34,6 +34,7 @@ from factprobe.eval.media.attach import (
     attaches_images,
     check_model_reads_audio,
     check_model_reads_images,
+    judge_with_media,
     prepare_media,
 )
 from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
@@ -265,12 +266,12 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
     check_model_reads_audio(model, config.strategies)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
-                          config.dataset, config.audio_seconds)
+                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames")
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                        limits=request_limits(config)) if config.judge else None
-    grader = make_grader(config, judge)
+    grader = make_grader(config, judge_with_media(judge, config.judge_media))
     runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media, judge)
     # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
     # answered and graded again like any other undone row, never re-graded by the run's grader

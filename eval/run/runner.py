@@ -132,8 +132,10 @@ class Runner:
         return await self.grader.grade(question, answer, reply=reply)
 
     async def regrade(self, row: Result, question: Question) -> Result:
-        """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
-        return await self.grader.regrade(row, question)
+        """A new row for an UNGRADED one, graded with the current grader from its stored answer (a
+        judge shown the frames sees them again)."""
+        with attached(self.media.attachment(question, row.strategy)):
+            return await self.grader.regrade(row, question)
 
     def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> Iterator[Job]:
         """The jobs not done, generated one at a time (memory does not grow with their number)."""
