@@ -282,7 +282,8 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
         sampling["audio_sampling"] = AUDIO_SAMPLING
         sampling["audio_seconds"] = audio_seconds
     if subtitles:
-        sampling["subtitles"] = "the .srt cues' text in order, one per line"
+        sampling["subtitles"] = ("frames sampled from a video: one line per frame, its number, time and the .srt "
+                                 "cue shown then; frames given as images: the cues' text in order")
     if judge_frames:
         sampling["judge_media"] = "frames: the judge sees each question's frames before its prompt"
     return RunMedia(refs, sampling, audio, subtitles)
