@@ -37,7 +37,12 @@ from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome
 from factprobe.eval.grading.phrases import is_refusal
-from factprobe.eval.multiple_choice.mapping import choice_grade, letter_by_model, letter_by_rules
+from factprobe.eval.multiple_choice.mapping import (
+    choice_grade,
+    letter_by_rules,
+    mapper_messages,
+    parse_mapper_reply,
+)
 from factprobe.eval.multiple_choice.verdict import read_verdict, verdict_messages
 from factprobe.eval.run.steps import PostStepInput, register_post_step
 
@@ -97,8 +102,9 @@ class ChoiceGrader:
                 return GradeOutcome(Grade.UNGRADED, self.name, "no rule maps the answer to an option, and the "
                                                                "run has no --judge to map it")
             self.mapped_by = "model"
-            self.letter, _ = await letter_by_model(_Recording(self), answer or "", shown,
-                                                   GenerationParams(max_tokens=MAPPER_MAX_TOKENS))
+            completion = await self.call(mapper_messages(answer or "", shown), MAPPER_MAX_TOKENS,
+                                         "mapping the answer to an option")
+            self.letter = parse_mapper_reply(completion.text, shown)
             if self.letter is None:
                 self.mapped_by = None
         gold = shown.gold_letter or "none: unanswerable"
@@ -120,17 +126,6 @@ class ChoiceGrader:
 
     def describe(self) -> dict:
         return {"grader": self.name, "mode": self.mode, "mapper": self.model.name if self.model else None}
-
-
-class _Recording:
-    """The mapper model as letter_by_model sees it: each call recorded on the ChoiceGrader."""
-
-    def __init__(self, grader: ChoiceGrader) -> None:
-        self.grader = grader
-        self.name = grader.model.name if grader.model else "?"
-
-    async def generate(self, messages: list[dict[str, str]], params: GenerationParams) -> Completion:
-        return await self.grader.call(messages, params.max_tokens, "mapping the answer to an option")
 
 
 def prompt_showed(state_messages: list[dict[str, Any]], block: str) -> bool:
