@@ -137,9 +137,11 @@ def test_every_flag_and_grid_key_mentioned_exists():
     (`frames = [...]`) are run options."""
     parser = build_parser()
     flags: set[str] = set()
-    for action in parser._subparsers._group_actions:  # the subcommands' parsers
-        for sub in action.choices.values():
-            flags |= {flag for option in sub._actions for flag in option.option_strings}
+    for action in parser._actions:  # argparse lists each subcommand's parser in its subparsers action
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                flags |= {flag for option in sub._actions for flag in option.option_strings}
+    assert "--group-by" in flags and "--keep" in flags
     for name, _, _, detail in rows():
         for span in CODE.findall(detail):
             if span.startswith("factprobe "):
