@@ -111,7 +111,8 @@ async def classify_row(model: ChatModel, row: Result, judge: str, kinds: KindSet
     params = GenerationParams(max_tokens=max_tokens)
     first = (await model.generate(messages, params)).text.strip()
     found = parse_taxonomy_reply(first, kinds.offered_names)
-    entry = {**base_entry(row, judge, kinds, media), "attempts": 1, "reply": first[:REPLY_LIMIT]}
+    entry = {**base_entry(row, judge, kinds, media), "images": len(images or []), "attempts": 1,
+             "reply": first[:REPLY_LIMIT]}
     if found.kind == UNCLASSIFIED:
         stricter = [*messages, {"role": "assistant", "content": first},
                     {"role": "user", "content": STRICTER.format(names=", ".join(kinds.offered_names))}]

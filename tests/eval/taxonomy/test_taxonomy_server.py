@@ -180,6 +180,7 @@ def test_with_media_the_judge_sees_the_frames_the_model_saw(tmp_path: Path, serv
     assert all(not image_parts(c["messages"][-1]) for c in calls if about(c, "Africa"))  # asked as text
     entries = [json.loads(line) for line in (out / TAXONOMY_FILE).read_text().splitlines()]
     assert all(e["media"] is True for e in entries)
+    assert {e["question_id"]: e["images"] for e in entries} == {"ore": 3, "peak": 0}
 
     capsys.readouterr()
     monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "x"))
