@@ -82,8 +82,8 @@ def per_field(groups: dict[str, list[Question]]) -> dict[str, dict[str, int]]:
                     numeric.add(name)
                 else:
                     seen.setdefault(name, set()).update(found)
-        for name, found in seen.items():
-            counts.setdefault(name, Counter()).update(found)
+        for name, media_labels in seen.items():
+            counts.setdefault(name, Counter()).update(media_labels)
     for name, counter in counts.items():
         absent = sum(all(name not in q.fields for q in members) for members in groups.values())
         if absent:
@@ -146,7 +146,7 @@ def duration_statistics(questions: list[Question], probe: Probe | None = None) -
             sources["record's duration field"] += 1
             continue
         if probe is None:
-            missing["no duration in the record (give --media DIR to read the videos)"] += 1
+            missing["no duration in the record (a video's is read with --media DIR)"] += 1
             continue
         try:
             seconds.append(probe(members[0]))
