@@ -9,6 +9,8 @@ reads the Video SimpleQA sample in ../shared and skips when that folder is absen
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 from pathlib import Path
 
@@ -203,6 +205,33 @@ def test_videosimpleqa_distinct_videos_and_lengths_without_media(tmp_path, capsy
     assert stats["options"] is None
     assert stats["durations"]["n"] == 0
     assert "--media" in next(iter(stats["durations"]["without_duration"]))
+
+
+def test_worldvqa_chinese_words_by_character_and_one_image_shown_twice_counted_once(tmp_path, capsys) -> None:
+    pil = pytest.importorskip("PIL.Image", reason="WorldVQA's embedded images are identified with Pillow")
+    out = io.BytesIO()
+    pil.new("RGB", (8, 8), (30, 120, 60)).save(out, format="PNG")
+    image = base64.b64encode(out.getvalue()).decode("ascii")
+    path = tmp_path / "WorldVQA.tsv"
+    path.write_text("index\timage\tquestion\tanswer\tcategory\tdifficulty\tlanguage\n"
+                    f"1\t{image}\t这只鸟叫什么？\t样例雀\tNature\teasy\tzh\n"
+                    f"2\t{image}\tWhich invented bird is this?\tSample finch\tNature\thard\tnon-zh\n",
+                    encoding="utf-8")
+    stats = described(f"worldvqa:{path}", capsys=capsys)
+    assert stats["words"]["question"] == {"n": 2, "mean": 5.5, "median": 5.5}     # 6 characters; 5 words
+    assert stats["words"]["answer"] == {"n": 2, "mean": 2.5, "median": 2.5}       # 3 characters; 2 words
+    assert stats["media"]["distinct"] == 1
+    assert stats["media"]["per_field"]["language"] == {"zh": 1, "non-zh": 1}
+
+
+def test_mcq_right_letters_are_the_gold_options_positions(tmp_path, capsys) -> None:
+    rows = [{"id": f"m{n}", "question": f"Which invented colour is number {n}?", "choices": ["Ochre", "Teal", "Mauve"],
+             "answer": answer} for n, answer in enumerate(["A", "Teal", "c", "Teal"])]
+    path = tmp_path / "mcq.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    options = described(f"mcq:{path}", capsys=capsys)["options"]
+    assert options == {"questions": 4, "options_per_question": {"3": 4}, "right_letter": {"A": 1, "B": 2, "C": 1},
+                       "refusal_letter": {}}
 
 
 def test_a_missing_media_folder_is_refused_naming_the_option(tmp_path, capsys) -> None:
