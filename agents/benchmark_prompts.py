@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from factprobe.agents.choices import REFUSAL_OPTION, ShownChoices, shown_choices
+from factprobe.agents.choices import DEFAULT_OPTION_ORDER, REFUSAL_OPTION, ShownChoices, shown_choices
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.eval.core.schema import Question
 
@@ -104,9 +104,11 @@ def fill(template: str, values: Mapping[str, str]) -> str:
 
 
 def benchmark_messages(prompt: Mapping[str, Any], question: Question, repeat: int, seed: int,
-                       offers_refusal: bool = False, passages: list[dict] | None = None) -> list[dict[str, str]]:
-    """The system turn and the filled user turn of `prompt` ({system, user, reply_format})."""
-    shown = shown_choices(question, repeat, seed, offers_refusal) if question.choices else None
+                       offers_refusal: bool = False, passages: list[dict] | None = None,
+                       option_order: str = DEFAULT_OPTION_ORDER) -> list[dict[str, str]]:
+    """The system turn and the filled user turn of `prompt` ({system, user, reply_format}), the
+    options in `option_order` (factprobe.agents.choices)."""
+    shown = shown_choices(question, repeat, seed, offers_refusal, option_order) if question.choices else None
     options = "\n".join(f"{letter}. {text}" for letter, text in zip(shown.letters, shown.options)) if shown else ""
     template: str = prompt["user"]
     used = set(PLACEHOLDER.findall(template))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from factprobe.agents.benchmark_prompts import benchmark_messages, parse_reply
-from factprobe.agents.choices import presented_question
+from factprobe.agents.choices import context_order, presented_question
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.linear import linear_graph
 from factprobe.agents.nodes import generate_node, parse_node
@@ -30,15 +30,16 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
     context.options["answer_prompt"]) replaces the prompt and reads the reply in its format
     (factprobe.agents.benchmark_prompts)."""
     prompt = context.options.get("answer_prompt")
+    order = context_order(context)
 
     def build_prompt(state: QAState) -> dict[str, Any]:
         repeat = state.get("repeat", 0)
         if prompt:
             messages = benchmark_messages(prompt, state["question"], repeat, context.seed, offers_refusal,
-                                          state.get("context"))
+                                          state.get("context"), order)
         else:
-            messages = make_messages(presented_question(state["question"], repeat, context.seed, offers_refusal),
-                                     state.get("context"))
+            messages = make_messages(presented_question(state["question"], repeat, context.seed, offers_refusal,
+                                                        order), state.get("context"))
         return {"messages": messages, "trace": [{"step": "build_prompt"}]}
 
     reply_format: str = prompt["reply_format"] if prompt else "lines"
