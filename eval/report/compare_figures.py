@@ -2,8 +2,9 @@
 paired comparison, written as PNG and SVG beside the HTML file:
 
 - reliability: every run's verbal-confidence reliability bins of one strategy in one panel (WorldVQA
-  Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than MIN_BIN_ROWS rows (WorldVQA
-  draws only those), hollow ones for the rest, sized by count; the diagonal is perfect calibration;
+  Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than HIDDEN_BIN_MAX_ROWS rows
+  (WorldVQA draws only those; factprobe.eval.report.reliability), hollow ones for the rest, sized by
+  count; the diagonal is perfect calibration;
 - per_category: F per category of every run, as a radar with three categories or more (WorldVQA
   Fig. 3), else as grouped bars;
 - delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category.
@@ -21,8 +22,8 @@ from matplotlib.figure import Figure
 
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.html.figures import save_figure
+from factprobe.eval.report.reliability import HIDDEN_BIN_MAX_ROWS, drawn_bins
 
-MIN_BIN_ROWS = 20
 DPI = 130
 
 
@@ -51,7 +52,7 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
         confidence = np.array([b["confidence_mean"] for b in bins], dtype=float)
         accuracy = np.array([b["accuracy"] for b in bins], dtype=float)
         sizes = 20 + 200 * n / n.max()
-        shown = n > MIN_BIN_ROWS
+        shown = drawn_bins(n)
         axis.plot(confidence, accuracy, color=color, linewidth=0.8, alpha=0.5)
         axis.scatter(confidence[shown], accuracy[shown], s=sizes[shown], color=color, edgecolor="black",
                      alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})" if shown.any() else None)
@@ -60,8 +61,8 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
     if not drawn:
         return None
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")
-    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {MIN_BIN_ROWS} rows; "
-                   "hollow: fewer)", fontsize=9)
+    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {HIDDEN_BIN_MAX_ROWS} rows; "
+                   "hollow: the rest, which WorldVQA hides)", fontsize=9)
     axis.legend(loc="upper left", fontsize=7)
     return figure
 
