@@ -87,8 +87,8 @@ def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path)
         figure, axes = _figure(len(methods))
         for axis, method in zip(axes, methods):
             reliability_panel(axis, method, calibration_set(strategy_rows, method))
-        figure.suptitle(f"Reliability: {strategy}\n(answerable rows graded CORRECT/INCORRECT; {HIDDEN_BINS_RULE})",
-                        fontsize=10)
+        figure.suptitle(f"Reliability: {strategy}\nanswerable rows graded CORRECT/INCORRECT\n{HIDDEN_BINS_RULE}",
+                        fontsize=9)
         path = out / f"reliability_{_file_name(strategy)}.png"
         save_figure(figure, path, dpi=110)
         written.append(path)
@@ -137,8 +137,8 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
             axis.legend(fontsize=7, loc="upper left")
         else:
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
-    figure.suptitle("Confidence distribution\n(every answer with a value, any grade; dotted: its UNGRADED part)",
-                    fontsize=10)
+    figure.suptitle("Confidence distribution\nevery answer with a value, any grade\n(dotted: its UNGRADED part)",
+                    fontsize=9)
     path = out / "confidence_histogram.png"
     save_figure(figure, path, dpi=110)
     return path

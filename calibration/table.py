@@ -54,7 +54,7 @@ def calibration_table(summary: dict[str, Any], console: Console) -> None:
     if not calibration:
         return
     high = f"{HIGH_CONFIDENCE:.0f}"
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True,
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption_justify="left",
                   title="Calibration: CORRECT vs INCORRECT, answerable questions, raw confidences",
                   caption=FOOTNOTE)
     for column in ("strategy", "method", "n", "cov", "ECE [CI]", "dECE [CI]", "MCE", "Brier", "slope",
@@ -78,10 +78,14 @@ def calibration_table(summary: dict[str, Any], console: Console) -> None:
 @report_table(order=81)
 def calibration_gains_table(summary: dict[str, Any], console: Console) -> None:
     """ΔECE and Δover of every strategy against the baseline (summary['calibration_gains'])."""
-    gains = summary.get("calibration_gains") or {}
-    if not any(gains.values()):
+    gains = {strategy: {method: entry for method, entry in methods.items()
+                        if entry["ece"] is not None or entry["baseline_ece"] is not None}
+             for strategy, methods in (summary.get("calibration_gains") or {}).items()}
+    gains = {strategy: methods for strategy, methods in gains.items() if methods}
+    if not gains:
         return
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption=GAINS_FOOTNOTE,
+                  caption_justify="left",
                   title=f"Calibration vs {summary.get('baseline')} (paired, % and points)")
     for column in ("strategy", "method", "rows", "ECE base", "ECE", "ΔECE [95% CI]", "over base", "over",
                    "Δover [95% CI]"):

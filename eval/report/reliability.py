@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 HIDDEN_BIN_MAX_ROWS = 20
-HIDDEN_BINS_RULE = f"bins with ≤ {HIDDEN_BIN_MAX_ROWS} rows are hidden (WorldVQA's rule)"
+HIDDEN_BINS_RULE = f"bins with ≤ {HIDDEN_BIN_MAX_ROWS} rows hidden (WorldVQA)"
 
 
 def drawn_bins(rows_per_bin: Any) -> np.ndarray:

@@ -206,7 +206,7 @@ def test_every_calibration_column_is_defined_in_the_footnote() -> None:
 
 # --- the figures ------------------------------------------------------------------------------------
 
-def test_reliability_diagram_hides_bins_with_at_most_the_named_number_of_rows() -> None:
+def test_reliability_diagram_hides_bins_with_at_most_the_named_number_of_rows(tmp_path, monkeypatch) -> None:
     edge = HIDDEN_BIN_MAX_ROWS
     rows = ([row("vanilla", f"a{i}", C if i % 2 else I, 55) for i in range(edge)]            # hidden
             + [row("vanilla", f"b{i}", C if i % 3 else I, 85) for i in range(edge + 1)])     # drawn
@@ -218,6 +218,10 @@ def test_reliability_diagram_hides_bins_with_at_most_the_named_number_of_rows() 
     assert points.get_offsets()[0][0] == pytest.approx(0.85)
     notes = " ".join(t.get_text() for t in axis.texts)
     assert "1 of 2 non-empty bins hidden" in notes and f"≤ {edge} rows" in notes
+    kept: list[Figure] = []
+    monkeypatch.setattr(plots, "save_figure", lambda figure, path, dpi: kept.append(figure))
+    plots.reliability_diagrams({}, rows, tmp_path)
+    assert f"bins with ≤ {edge} rows hidden" in kept[0].get_suptitle()      # the figure states the rule
 
 
 def test_confidence_histogram_covers_every_answer_with_a_value(tmp_path, monkeypatch) -> None:
@@ -285,3 +289,10 @@ def test_compare_pairs_carry_calibration_deltas_from_the_results_files(tmp_path,
     page = out.read_text()         # the terminal's table, as the page captures it
     assert "Calibration vs steady" in page and "ΔECE [95% CI]" in page and "Δover [95% CI]" in page
     assert f"{100 * pair['ece_delta']:+.1f} [{100 * pair['ece_delta_ci_low']:+.1f}," in page
+
+
+def test_no_paired_table_without_any_stated_confidence() -> None:
+    rows = [row(strategy, f"q{i}", C, None) for strategy in ("vanilla", "rag") for i in range(4)]
+    summary = build_summary(rows, {"config": {"baseline": "vanilla"}})
+    assert summary["calibration_gains"]["rag"]["verbal"]["ece_delta"] is None
+    assert [t.source for t in capture_tables([calibration_gains_table], summary)] == []
