@@ -7,7 +7,9 @@ paired comparison, written as PNG and SVG beside the HTML file:
   count; the diagonal is perfect calibration;
 - per_category: F per category of every run, as a radar with three categories or more (WorldVQA
   Fig. 3), else as grouped bars;
-- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category.
+- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category;
+- delta_calibration: each run's ΔECE and Δover of the stated confidence against the baseline run,
+  with their 95% CIs (the pairs' `ece_delta`, `over_delta`).
 """
 
 from __future__ import annotations
@@ -135,10 +137,34 @@ def delta_chart(data: dict[str, Any]) -> Figure | None:
     return figure
 
 
+def calibration_delta_chart(data: dict[str, Any]) -> Figure | None:
+    """ΔECE and Δover of each run against the baseline run, with 95% CIs; None when no pair has them."""
+    pairs = [pair for pair in data["pairs"] if pair.get("ece_delta") is not None]
+    if not pairs:
+        return None
+    figure = Figure(figsize=(8.0, 1.4 + 0.32 * len(pairs)), layout="constrained")
+    FigureCanvasAgg(figure)
+    y = np.arange(len(pairs))[::-1]
+    labels = [f"{pair['run']}: {pair['strategy']}" for pair in pairs]
+    for index, (key, name) in enumerate((("ece_delta", "ΔECE"), ("over_delta", "Δover"))):
+        axis = figure.add_subplot(1, 2, index + 1)
+        delta = 100 * np.array([pair[key] for pair in pairs])
+        low = np.array([np.nan if pair[f"{key}_ci_low"] is None else 100 * pair[f"{key}_ci_low"] for pair in pairs])
+        high = np.array([np.nan if pair[f"{key}_ci_high"] is None else 100 * pair[f"{key}_ci_high"] for pair in pairs])
+        axis.errorbar(delta, y, xerr=np.nan_to_num(np.vstack([delta - low, high - delta])), fmt="o", capsize=3)
+        axis.axvline(0, color="grey", linewidth=1, linestyle="--")
+        axis.set_yticks(y, labels if index == 0 else [""] * len(pairs), fontsize=8)
+        axis.set(xlabel=f"{name} vs {data['baseline']} (points, 95% CI)")
+    figure.suptitle("Paired calibration differences across runs (below 0: better calibrated, less overconfident)",
+                    fontsize=9)
+    return figure
+
+
 def compare_figures(runs: list[LoadedRun], data: dict[str, Any], out: Path) -> list[Path]:
     """Draw every cross-run figure as `<out stem>_<name>.png` (and .svg) beside `out`; their paths."""
     strategies = list(dict.fromkeys(pair["baseline_strategy"] for pair in data["pairs"]))
-    figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data))]
+    figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data)),
+                                                ("delta_calibration", calibration_delta_chart(data))]
     for strategy in strategies:
         figures.append((f"reliability_{_slug(strategy)}", reliability_overlay(runs, strategy)))
         figures.append((f"per_category_{_slug(strategy)}", category_chart(runs, strategy)))
