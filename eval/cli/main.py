@@ -103,7 +103,8 @@ def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
     for plugin in args.plugin or []:
         load_plugin(plugin)
     for spec in strategies().values():
-        console.print(f"{spec.name:14} {spec.description}")
+        named_only = "" if spec.in_default_run else " (run only when named)"
+        console.print(f"{spec.name:14} {spec.description}{named_only}")
     console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
                   "--retriever, --top-k)")
     return 0

@@ -51,7 +51,7 @@ class RunConfig(BaseModel):
 
     dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
     strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
-                                   "empty: every registered strategy")
+                                   "empty: every registered strategy but those run only when named")
     model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
                         min_length=1)
     judge: str | None = option(None, "grade with this model (same forms as --model)")

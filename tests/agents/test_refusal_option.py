@@ -17,7 +17,7 @@ import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.benchmark_prompts import REFUSAL_CHOICE
 from factprobe.agents.choices import REFUSAL_OPTION
-from factprobe.agents.registry import get_strategy
+from factprobe.agents.registry import default_strategies, get_strategy
 from tests.fakes import ScriptedModel, last_user
 
 RECORDS = [
@@ -63,9 +63,12 @@ def run(tmp_path: Path, mmsap_file: Path, monkeypatch: pytest.MonkeyPatch, *extr
     return model, out
 
 
-def test_the_strategy_offers_refusal_and_is_registered_as_doing_so() -> None:
+def test_the_strategy_offers_refusal_and_runs_only_when_named() -> None:
     spec = get_strategy("refusal_option")
     assert spec.offers_refusal and not spec.samples and spec.reads == ()
+    defaults = default_strategies()
+    assert "vanilla" in defaults and "refusal" in defaults
+    assert "refusal_option" not in defaults and "option_likelihood" not in defaults
 
 
 @pytest.mark.parametrize("preset", [[], ["--preset", "mmsap"]], ids=["own prompt", "mmsap preset"])
