@@ -140,7 +140,7 @@ def rag_composition(base: Any) -> Any:
     def build(context: StrategyContext):
         return with_retrieval(base.build(context), context)
 
-    reads = None if base.reads is None else (*base.reads, "retriever", "top_k")
+    reads = None if base.reads is None else (*base.reads, "retriever", "top_k", "entity_source")
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
                         reads=reads, selects=base.selects, refines=base.refines)

@@ -84,6 +84,9 @@ class RunConfig(BaseModel):
     retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
                             min_length=1, strategy_option=True)
     top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
+    entity_source: Literal["question", "media"] = option(
+        "question", "rag: where search terms may come from: question (only its own words are kept) or media "
+        "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
