@@ -113,14 +113,17 @@ def rows_of(out: Path) -> dict[str, dict]:
     return {row["question_id"]: row for row in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
 
 
-def test_the_most_likely_letter_is_the_answer_and_every_score_is_traced(tmp_path: Path) -> None:
+@pytest.mark.parametrize("preset", [[], ["--preset", "mmsap", "--repeats", "1"]], ids=["own prompt", "mmsap preset"])
+def test_the_most_likely_letter_is_the_answer_and_every_score_is_traced(tmp_path: Path, preset: list[str]) -> None:
     out = tmp_path / "run"
     with LogprobServer(favoured_logprobs) as server:
         code = cli.main(["run", "--dataset", f"mcq:{dataset(tmp_path, QUESTIONS)}", "--strategies",
-                         "option_likelihood", "--model", f"openai:fake@{server.url}", "--out", str(out)])
+                         "option_likelihood", "--model", f"openai:fake@{server.url}", "--out", str(out), *preset])
         chats = [body for body in server.requests if "messages" in body]
     assert code == 0
     assert chats and all(body["logprobs"] is True and body["top_logprobs"] == 20 for body in chats)
+    system = chats[0]["messages"][0]["content"]
+    assert ("Look at the image" in system) == bool(preset)   # the preset's prompt when there is one
     rows = rows_of(out)
     assert rows["lake"]["grade"] == "CORRECT" and rows["peak"]["grade"] == "INCORRECT"
     assert rows["lake"]["confidence"] is None
