@@ -22,11 +22,13 @@ def vanilla_messages(question: str, passages: list[dict] | None = None) -> list[
 MessagesBuilder = Callable[[str, "list[dict] | None"], list[dict[str, str]]]
 
 
-def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offers_refusal: bool = False):
+def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offers_refusal: bool = False,
+                 refusal_instruction: bool = True):
     """build_prompt → generate → parse: one answer call with the prompt `make_messages` builds.
 
     A multiple-choice question is asked with its lettered options (agents.choices), plus the
-    refusal option when `offers_refusal`. A run's answer prompt (`--preset` / `--prompt-file`,
+    refusal option when `offers_refusal` (and, in a benchmark prompt, the line saying when to
+    choose it unless `refusal_instruction` is off). A run's answer prompt (`--preset` / `--prompt-file`,
     context.options["answer_prompt"]) replaces the prompt and reads the reply in its format
     (factprobe.agents.benchmark_prompts)."""
     prompt = context.options.get("answer_prompt")
@@ -36,7 +38,7 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
         repeat = state.get("repeat", 0)
         if prompt:
             messages = benchmark_messages(prompt, state["question"], repeat, context.seed, offers_refusal,
-                                          state.get("context"), order)
+                                          state.get("context"), order, refusal_instruction)
         else:
             messages = make_messages(presented_question(state["question"], repeat, context.seed, offers_refusal,
                                                         order), state.get("context"))

@@ -93,9 +93,11 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
     for plugin in args.plugin or []:
         load_plugin(plugin)
+    width = max([14, *(len(name) for name in strategies())])
     for spec in strategies().values():
-        console.print(f"{spec.name:14} {spec.description}")
-    console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
+        named_only = "" if spec.in_default_run else " (run only when named)"
+        console.print(f"{spec.name:{width}} {spec.description}{named_only}")
+    console.print(f"{'NAME+rag':{width}} any strategy above with retrieval first (e.g. best_of_n+rag; "
                   "--retriever, --top-k)")
     return 0
 

@@ -52,7 +52,7 @@ class RunConfig(BaseModel):
 
     dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
     strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
-                                   "empty: every registered strategy")
+                                   "empty: every registered strategy but those run only when named")
     model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
                         min_length=1)
     judge: str | None = option(None, "grade with this model (same forms as --model)")
@@ -88,6 +88,9 @@ class RunConfig(BaseModel):
     retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
                             min_length=1, strategy_option=True)
     top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
+    entity_source: Literal["question", "media"] = option(
+        "question", "rag: where search terms may come from: question (only its own words are kept) or media "
+        "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "

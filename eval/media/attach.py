@@ -27,7 +27,7 @@ from factprobe.agents.models.base import (
     accepts_images,
     warm_up,
 )
-from factprobe.agents.models.wire import with_audio, with_images
+from factprobe.agents.models.wire import IMAGES_SENT, with_audio, with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
 from factprobe.eval.core.modality import (
     CAPTION,
@@ -167,7 +167,11 @@ class AttachingModel:
         self.supports_logprobs = inner.supports_logprobs
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
-        return await self.inner.generate(_CURRENT.get().apply(messages), params)
+        attachment = _CURRENT.get()
+        completion = await self.inner.generate(attachment.apply(messages), params)
+        if attachment.images:   # a step that reads the images (the RAG entity step) can tell they were sent
+            completion.extra[IMAGES_SENT] = len(attachment.images)
+        return completion
 
     def describe(self) -> dict:
         return self.inner.describe()

@@ -17,7 +17,7 @@ from factprobe.agents.models.base import ChatModel, warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
-from factprobe.agents.registry import get_strategy, strategies
+from factprobe.agents.registry import default_strategies, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
@@ -68,12 +68,12 @@ def _validated(options: dict[str, Any], source: str = "") -> RunConfig:
 
 def new_config(explicit: dict[str, Any]) -> RunConfig:
     """The config of a new run: the options given, defaults for the rest, plugins loaded,
-    strategies defaulted to every registered one and the baseline fixed."""
+    strategies defaulted to those registered for a default run and the baseline fixed."""
     config = _validated(explicit)
     for plugin in config.plugins:
         load_plugin(plugin)
     if not config.strategies:
-        config.strategies = list(strategies())
+        config.strategies = default_strategies()
     if config.out is None:
         config.out = Path("runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
     with_settings(config)
