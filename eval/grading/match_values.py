@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from factprobe.eval.grading.dates import DateRelation, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
 from factprobe.eval.grading.finding import Finding, Found
 from factprobe.eval.grading.match_text import content, head, words
 from factprobe.eval.grading.numbers import (
@@ -150,14 +150,50 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.UNSURE, "number", "a figure coarser than the gold's")
 
 
+_PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
+                   r"(\d+)(?:\s+[a-z]+)?\s*(?=[,;(]|\.(?!\d)|$)", re.IGNORECASE)
+
+
+def _pair(text: str) -> tuple[int, int] | None:
+    """Two whole figures joined as a score, a vote or a season ("4–2", "seven to two", "1995–96")."""
+    match = _PAIR.match(spelled_to_digits(text).strip())
+    if match is None:
+        return None
+    first, second = match[1], match[2]
+    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1995–96"
+        second = first[:2] + second
+    return int(first), int(second)
+
+
+def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
+    """`pair`: a gold of two figures (a score, a vote, a season) against a claim of two; None otherwise.
+    The same two in the same order match; in the other order is left to the judge (whose side?)."""
+    wanted, got = _pair(gold), _pair(claim)
+    if wanted is None or got is None:
+        return None
+    if got == wanted:
+        return Finding(Found.MATCH, "pair", "the gold's two figures in order")
+    if got == wanted[::-1]:
+        return Finding(Found.UNSURE, "pair", "the gold's two figures in the other order")
+    return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
+
+
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+
+
 def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
     wanted = gold_date(gold)
     if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
         return None
+    if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
+        wanted = DateValue(wanted.year)
     asked = {reading for mention in find_dates(question) for reading in mention.readings}
     years = {reading.year for reading in asked if reading.year is not None}
-    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
+    stated = find_dates(claim)
+    mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]
+    if not mentions and stated:  # only a date the question states: right as far as it goes, or another
+        mentions, years = stated, set()
     if not mentions:
         periods = find_periods(claim)
         if not periods or wanted.year is None:
@@ -174,9 +210,12 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
         return Finding(Found.CONFLICT, "date", "another date")
-    if len(relations) == 1:
-        return Finding(Found.UNSURE, "date", "less precise than the gold")
+    rest = claim[:mentions[0].start] + claim[mentions[0].end:] if len(mentions) == 1 else claim
+    if len(relations) == 1 and not content(rest, set(words(question))):  # "1969" for a day in 1969
+        return Finding(Found.VAGUE, "date", "less precise than the gold, and agrees with it")
+    if len(relations) == 1:  # a named day ("New Year's Day 1801") is knowledge
+        return Finding(Found.UNSURE, "date", "less precise than the gold, with words beside it")
     return Finding(Found.UNSURE, "date", "several dates")
 
 
-__all__ = ["compare_date", "compare_number", "figures_text"]
+__all__ = ["compare_date", "compare_number", "compare_pair", "figures_text"]

@@ -61,6 +61,8 @@ _add("speed", "3.6", "m/s", "meters per second", "metres per second")
 _add("speed", "1.852", "knot", "knots", "kn")
 _add("speed", "3600", "km/s", "kilometers per second", "kilometres per second")
 _add("speed", "5793.6384", "mi/s", "miles per second")
+_add("information", "1", "bit", "bits")
+_add("information", "8", "byte", "bytes")
 _add("percent", "1", "%", "percent", "per cent", "pct")
 # Temperatures in kelvin: 100 °C and 212 °F are one value.
 _add("temperature", "1", "°c", "c", "celsius", "degrees celsius", "degrees c", "degrees centigrade", offset="273.15")
