@@ -9,14 +9,16 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 - `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
   may be skipped, as function words are in any language.
 - `spelling`: one word differs by a single letter in a word of seven letters or more.
-- `name` (questions asking who): the gold's surname, with given names that agree as far as they go
-  (initials, a middle name dropped, one letter of a given name or of a surname of seven letters or
-  more), a title ("Sir", "Dr.") or the family name written first.
-- A short head that names something (not a description: "a major river") and shares no word,
-  letter pattern or acronym with the gold, nor writes it as a symbol, where the gold does not
-  appear elsewhere in the claim, names something else: a conflict. Any other overlap ("South
-  Sudan", "Republic of Niger", a surname with other given names, an added middle name) and any
-  longer head are left to the judge.
+- `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
+  the gold's surname (with or without its particles: "van"), with given names that agree as far as
+  they go (initials either way, a shortening, middle names or leading initials dropped, one letter
+  off), a title ("Sir", "Dr.") or the family name written first. An added given name may name a
+  relative, and is the judge's.
+- The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
+  as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
+- A short head that names something (not a description) and shares no word (beyond a particle),
+  letter pattern or acronym with the gold, nor writes it as a symbol, conflicts. Any other overlap
+  ("South Sudan", an added middle name) and any longer head are the judge's.
 """
 
 from __future__ import annotations

@@ -1,18 +1,17 @@
-"""Match kinds for values: numbers with units and tolerance, dates at the gold's precision.
+"""Match kinds for values: pairs of figures, numbers with units and tolerance, dates at the gold's precision.
 
-- `number`: the gold is one figure (with a unit, or the unit the question asks in). Clock times
-  ("2:00:35", "3:43.13") and compound figures ("8 minutes 20 seconds", "26 miles 385 yards") are
-  read as one figure. The claim's head must hold exactly one comparable figure, besides words the
-  question or the gold already says: equal to the gold's last significant figure (in any unit of
-  its kind) is a match, another value a conflict; a bound or an approximate coarser figure that
-  holds the gold commits to nothing (vague). A coarser exact figure, several figures, or another
-  figure in the detail are left to the judge. A gold that states an acceptable range ("1,500
-  (acceptable range: 1,450 to 1,550)", as SimpleQA Verified writes them) matches any one exact
-  figure inside it.
-- `date`: the gold is one date, or a year the question asks for. The claim's dates must agree
-  with every field the gold states (a finer date that agrees is a match); a different date is a
-  conflict; a decade or century that holds the gold is vague; a coarser date, or several dates,
-  are left to the judge.
+- `pair`: a gold of two whole figures (a score, a vote, a season: "4–2", "seven to two",
+  "1995–96") against a claim of two: the same in order match, others conflict, reversed is unsure.
+- `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
+  compound figures ("26 miles 385 yards") are one figure. The claim's head must hold one comparable
+  figure, besides words the question or gold says: the gold's value to its last significant figure
+  (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
+  the gold is vague; a coarser exact figure, several figures or another figure in the detail are
+  the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
+- `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
+  year when the question asks "what year"). Every field the gold states must agree (finer is
+  fine); another date conflicts; a decade, century or coarser date that holds the gold, with no
+  other words (a holiday's name is knowledge), is vague; several dates are the judge's.
 """
 
 from __future__ import annotations

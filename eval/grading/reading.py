@@ -1,17 +1,12 @@
 """Reading a reply down to the one claim it commits to, or saying why the rules cannot.
 
-The rule grader decides only replies it can read with confidence. This module takes the whole
-reply and returns either a `Claim` (a short statement that commits to one answer, with whether it
-was hedged), a refusal with no guess, or `Unreadable` with the reason, for the judge:
-
-- an instruction addressed to a grader, or two answer lines that differ;
-- a denial, a correction or a contrast ("not", "no", "but", "actually", "instead", …): the gold
-  inside a denial is not a claim of it, and a correction changes which answer counts;
-- several candidates: on several lines, as a comma list of three items or more, or as several
-  hedged statements ("maybe X, maybe Y"); "X or Y" is returned as `Candidates`, each compared with
-  the gold by the caller;
-- a refusal beside other statements (context or a guess: only a reader of meaning can tell);
-- more than one sentence (a paragraph): its committed claim is a matter of reading, not matching.
+`read_reply` returns a `Claim` (one short statement, and whether it was hedged), `Candidates`
+("X or Y", each compared with the gold by the caller), a `Refusal` with no guess, a refusal beside
+other statements (`Declined`: the caller checks they hold no guess), or `Unreadable` with the
+reason, for the judge: an instruction to a grader; two answer lines that differ; a denial,
+correction or contrast ("not", "but", "actually", …: the gold inside a denial is not a claim of
+it); several lines, a comma list of three items or more (not a detail opening with a preposition
+or participle), several hedged statements; more than one sentence (a paragraph).
 """
 
 from __future__ import annotations

@@ -1,23 +1,19 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-1. The reply is read down to the one claim it commits to (`reading`): an empty reply or a
-   refusal with no guess is NOT_ATTEMPTED (kind `refusal`); an instruction to a grader, several
-   final answers, a denial, correction or contrast, a list, a refusal beside other statements, or
-   more than one sentence is UNGRADED with the reason. "X or Y" is graded by its candidates: all
-   wrong is INCORRECT, the gold among wrong ones follows the policy (`candidates`: INCORRECT for
-   SimpleQA, NOT_ATTEMPTED for SimpleQA Verified), anything else UNGRADED.
-2. The claim is compared with the gold and each alias under one match kind, chosen by the gold:
-   `date` and `number` (`match_values`), else `text`, `initials`, `spelling` and `name`
-   (`match_text`). A match with any accepted answer is CORRECT (INCORRECT for a hedged answer
-   under `--hedging penalize`); a conflict with all of them INCORRECT; a bound or period that
-   holds the gold NOT_ATTEMPTED; anything else UNGRADED.
-3. A question with no answer: a refusal, or a reply that opens by denying the premise ("There was
-   no …", "No one has …") and goes on to no other answer, is NOT_ATTEMPTED; a short claim naming
-   an answer INCORRECT (kind `unanswerable`); any other statement UNGRADED.
+1. `reading` takes the reply down to the one claim it commits to, a refusal, or the reason it
+   cannot (UNGRADED). A refusal with no guess is NOT_ATTEMPTED (kind `refusal`), and so is one whose
+   other statements hold no guess (`declines_only`). "X or Y": all wrong is INCORRECT, the gold
+   among wrong ones follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for
+   SimpleQA Verified), anything else UNGRADED.
+2. The claim is compared with the gold and each alias under the match kinds of `match_values`
+   (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
+   with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
+   conflict with all INCORRECT, a bound, period or coarser date that holds the gold NOT_ATTEMPTED.
+3. A question with no answer: a refusal or a reply that opens by denying the premise is
+   NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
 
-Every decided grade's note starts with its match kind ("number: …"); every UNGRADED note starts
-with "undecided:". Knowledge (other names of a place or person, nicknames, what a holiday's date
-is) is the judge's: in cascade mode every UNGRADED row goes to it.
+Decided notes start with the match kind ("number: …"), UNGRADED ones with "undecided:". Knowledge
+(other names of a place or person, nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
 from __future__ import annotations
