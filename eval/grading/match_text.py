@@ -137,7 +137,8 @@ def related(claim: list[str], gold: list[str]) -> bool:
 
 # Titles and honorifics a person's name may carry ("Sir", "Dr."), and the particles of a surname ("van").
 _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lady saint st president king queen tsar "
-                    "emperor empress pope general captain count countess".split())
+                    "emperor empress pope general captain count countess pandit mahatma sheikh rabbi imam reverend "
+                    "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
@@ -192,8 +193,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], initials)) or (
-            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], spelt)):
+    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
+            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     if _spelling_variant(said, wanted, shortest=_LONG_WORD):
         return Finding(Found.MATCH, "spelling", "one letter differs in one word")
@@ -206,7 +207,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
-        len(initials) == 1 and is_acronym(initials[0], spelt))
+        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "UPenn"
+        re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) is not None and answer[0].lower() == initials[0][0])
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if names_something(answer, said) and not acronym and not related(said, wanted) \

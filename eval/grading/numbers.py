@@ -267,6 +267,8 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.MATCH
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
+    if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:
+        return Relation.MATCH  # a whole number of a larger unit, exactly the gold ("4 bytes" for 32 bits)
     if converted and abs(value - target) <= _half(target_step) + _half(step) + tolerance \
             and significant_figures(answer.value, answer.step) >= _figures_needed(gold):
         return Relation.MATCH  # a conversion about as precise as the gold, in significant figures

@@ -96,6 +96,14 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("On what date did the 1911 ferry disaster happen?", "9 March 1911", "1912", Grade.INCORRECT, "date"),
     ("In what year did the ferry sink?", "9 March 1911", "1911", Grade.CORRECT, "date"),
     ("How many bits does the register hold?", "128", "16 bytes", Grade.CORRECT, "number"),
+    ("How many bits does the register hold?", "24", "3 bytes", Grade.CORRECT, "number"),  # exact, though short
+    ("How many minutes did the debate last?", "180", "3 hours", Grade.CORRECT, "number"),
+    ("How many minutes did the debate last?", "190", "3 hours", Grade.UNGRADED, "number"),  # coarser
+    ("Which body runs the survey?", "GSNA", "Geological Survey of North America", Grade.CORRECT, "initials"),
+    ("Which body runs the survey?", "Geological Survey of North America", "GSoNA", Grade.CORRECT, "initials"),
+    ("Where did she study?", "University of Lindmark", "ULindmark", Grade.UNGRADED, "text"),  # glued abbreviation
+    ("Which body runs the survey?", "Geological Survey of North America", "Coast Watch", Grade.INCORRECT, "text"),
+    ("Who chaired the assembly?", "Ravi Menon", "Pandit Menon", Grade.CORRECT, "name"),   # an honorific
 ])
 def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, grade: Grade, kind: str) -> None:
     outcome = _outcome(question, gold, answer)
