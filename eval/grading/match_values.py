@@ -10,8 +10,8 @@
   the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
 - `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
   year when the question asks "what year"). Every field the gold states must agree (finer is
-  fine); another date conflicts; a decade, century or coarser date that holds the gold, with no
-  other words (a holiday's name is knowledge), is vague; several dates are the judge's.
+  fine); another date conflicts; a decade or century that holds the gold is vague; a coarser date
+  (offered as the answer, or only restating the question's year) and several dates are the judge's.
 """
 
 from __future__ import annotations
@@ -189,10 +189,7 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         wanted = DateValue(wanted.year)
     asked = {reading for mention in find_dates(question) for reading in mention.readings}
     years = {reading.year for reading in asked if reading.year is not None}
-    stated = find_dates(claim)
-    mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]
-    if not mentions and stated:  # only a date the question states: right as far as it goes, or another
-        mentions, years = stated, set()
+    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
     if not mentions:
         periods = find_periods(claim)
         if not periods or wanted.year is None:
@@ -209,11 +206,8 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
         return Finding(Found.CONFLICT, "date", "another date")
-    rest = claim[:mentions[0].start] + claim[mentions[0].end:] if len(mentions) == 1 else claim
-    if len(relations) == 1 and not content(rest, set(words(question))):  # "1969" for a day in 1969
-        return Finding(Found.VAGUE, "date", "less precise than the gold, and agrees with it")
-    if len(relations) == 1:  # a named day ("New Year's Day 1801") is knowledge
-        return Finding(Found.UNSURE, "date", "less precise than the gold, with words beside it")
+    if len(relations) == 1:  # offered as the answer (INCORRECT for SimpleQA's judge) or only context: the judge's
+        return Finding(Found.UNSURE, "date", "less precise than the gold")
     return Finding(Found.UNSURE, "date", "several dates")
 
 

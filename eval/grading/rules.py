@@ -8,7 +8,7 @@
 2. The claim is compared with the gold and each alias under the match kinds of `match_values`
    (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
    with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
-   conflict with all INCORRECT, a bound, period or coarser date that holds the gold NOT_ATTEMPTED.
+   conflict with all INCORRECT, a bound or period that holds the gold NOT_ATTEMPTED.
 3. A question with no answer: a refusal or a reply that opens by denying the premise is
    NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
 

@@ -22,8 +22,8 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (LAUNCH, "September 3rd, 1997", Grade.CORRECT),
     (LAUNCH, "the 3rd of September 1997", Grade.CORRECT),
     (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.UNGRADED),
-    (LAUNCH, "1997", Grade.NOT_ATTEMPTED),                      # coarser than the gold, and agrees
-    (LAUNCH, "September 1997", Grade.NOT_ATTEMPTED),
+    (LAUNCH, "1997", Grade.UNGRADED),                           # coarser than the gold
+    (LAUNCH, "September 1997", Grade.UNGRADED),
     (LAUNCH, "4 September 1997", Grade.INCORRECT),
     (LAUNCH, "3 September 1998", Grade.INCORRECT),
     (LAUNCH, "Either 3 or 4 September 1997", Grade.UNGRADED),
@@ -33,7 +33,7 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (FOUNDED, "1883", Grade.INCORRECT),
     (FOUNDED, "1882 or 1883", Grade.INCORRECT),
     (OPENED, "19 March 1932", Grade.CORRECT),
-    (OPENED, "1932", Grade.NOT_ATTEMPTED),
+    (OPENED, "1932", Grade.UNGRADED),
     (OPENED, "April 1932", Grade.INCORRECT),
     (IN_YEAR, "3 September", Grade.CORRECT),                     # the year the question names is implied
     (IN_YEAR, "4 September", Grade.INCORRECT),

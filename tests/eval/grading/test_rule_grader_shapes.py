@@ -190,8 +190,8 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     # Partial answers: wrong alone (granularity), not attempted beside "I don't know the rest".
     (FOUNDERS, "Ida.", Grade.UNGRADED),
     (FOUNDERS, "One was Ida; I don't remember the other.", Grade.UNGRADED),
-    (OPENED, "March 1931", Grade.NOT_ATTEMPTED),
-    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.NOT_ATTEMPTED),
+    (OPENED, "March 1931", Grade.UNGRADED),
+    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.UNGRADED),
     # Refusals in more phrasings.
     (RIVER, "I'm not able to say.", Grade.NOT_ATTEMPTED),
     (RIVER, "That is outside what I know.", Grade.NOT_ATTEMPTED),
