@@ -5,7 +5,8 @@ of the rules, in three forms: short answers (with extra detail, other formats, r
 context), paragraphs of two to six sentences, and adversarial wrong answers. The rules were
 developed against it, so these figures describe the design, not unseen data (the lead measures a
 locked set once). Measured: decided agreement 100%, no over- or under-credit, F with a perfect judge
-equal to F from the labels; undecided 9.8% of short answers, every paragraph, 76% of adversarial.
+equal to F from the labels; undecided 9.3% of short answers, all but one paragraph, 76% of adversarial
+(issue 21's second round: pairs, refusals whose other statements hold no guess, wider name variants).
 """
 
 from __future__ import annotations
@@ -44,5 +45,5 @@ def test_no_adversarial_wrong_answer_is_correct(audited: tuple[dict[str, Any], l
 
 
 def test_short_answers_are_mostly_decided(audited: tuple[dict[str, Any], list[AuditRow]]) -> None:
-    # the issue's target on unseen short answers; 9.8% is what the rules leave on this set
+    # the issue's target on unseen short answers; 9.3% is what the rules leave on this set
     assert audited[0]["per_form"]["short"]["undecided_share"] <= 0.10
