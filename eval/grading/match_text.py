@@ -175,7 +175,7 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     if not given:
         return "the surname alone"
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
-        wanted = wanted[1:]  # a leading initial left out ("F. Scott" as "Scott")
+        wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
     if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
         return None  # an added given name may name a relative: the judge's
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
@@ -207,7 +207,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
-        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "UPenn"
+        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "ULindmark"
         re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) is not None and answer[0].lower() == initials[0][0])
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)

@@ -1,7 +1,7 @@
 """Match kinds for values: pairs of figures, numbers with units and tolerance, dates at the gold's precision.
 
-- `pair`: a gold of two whole figures (a score, a vote, a season: "4–2", "seven to two",
-  "1995–96") against a claim of two: the same in order match, others conflict, reversed is unsure.
+- `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
+  "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
 - `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
   compound figures ("26 miles 385 yards") are one figure. The claim's head must hold one comparable
   figure, besides words the question or gold says: the gold's value to its last significant figure
@@ -154,12 +154,12 @@ _PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)
 
 
 def _pair(text: str) -> tuple[int, int] | None:
-    """Two whole figures joined as a score, a vote or a season ("4–2", "seven to two", "1995–96")."""
+    """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
     match = _PAIR.match(spelled_to_digits(text).strip())
     if match is None:
         return None
     first, second = match[1], match[2]
-    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1995–96"
+    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
         second = first[:2] + second
     return int(first), int(second)
 

@@ -268,7 +268,7 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
     if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:
-        return Relation.MATCH  # a whole number of a larger unit, exactly the gold ("4 bytes" for 32 bits)
+        return Relation.MATCH  # a whole number of a larger unit, exactly the gold ("3 bytes" for 24 bits)
     if converted and abs(value - target) <= _half(target_step) + _half(step) + tolerance \
             and significant_figures(answer.value, answer.step) >= _figures_needed(gold):
         return Relation.MATCH  # a conversion about as precise as the gold, in significant figures

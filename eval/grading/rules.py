@@ -77,7 +77,7 @@ _NAMED = re.compile(r"(?:^|[^\w\s]\s*|\s)\b([A-Z][\w'-]*)")
 def declines_only(context: str, golds: list[str], question: str) -> bool:
     """The statements beside a refusal hold no guess: no figure or date, unless a bound or period that
     holds the gold; for a gold in words, no name the question does not say, nothing of the gold, and
-    no short phrase that could name an answer (a guess without capitals: "the liver")."""
+    no short phrase that could name an answer (a guess without capitals: "the left lung")."""
     asked = set(words(question))
     for gold in golds or [""] if context.strip() else []:
         value = compare_date(context, gold, question) or compare_number(context, gold, question)

@@ -94,7 +94,7 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.UNGRADED, "date"),  # coarser: the judge's
     ("On what date did the 1911 ferry disaster happen?", "9 March 1911", "1912", Grade.INCORRECT, "date"),
     ("In what year did the ferry sink?", "9 March 1911", "1911", Grade.CORRECT, "date"),
-    ("How many bits does the register hold?", "128", "16 bytes", Grade.CORRECT, "number"),
+    ("How many bits does the register hold?", "40", "5 bytes", Grade.CORRECT, "number"),
     ("How many bits does the register hold?", "24", "3 bytes", Grade.CORRECT, "number"),  # exact, though short
     ("How many minutes did the debate last?", "180", "3 hours", Grade.CORRECT, "number"),
     ("How many minutes did the debate last?", "190", "3 hours", Grade.UNGRADED, "number"),  # coarser
@@ -117,7 +117,7 @@ def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, gr
      Grade.UNGRADED),                                                         # a period that excludes it: a guess
     ("In what year did the mill close?", "1874", "It was 1874, I think, though I can't be certain of it.",
      Grade.UNGRADED),                                                         # the gold beside a refusal
-    ("How many looms did the mill run?", "212", "Close to 200, but I don't know the exact count.",
+    ("How many looms did the mill run?", "212", "Roughly 200, though I couldn't give the precise count.",
      Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "Ownership of the mill changed hands many times, so I can't say for sure.",
      Grade.NOT_ATTEMPTED),
@@ -125,8 +125,8 @@ def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, gr
      Grade.UNGRADED),                                                         # a short phrase may be a guess
     ("Who owned the mill?", "Edith Varga", "It was in Leeds, but I can't say who owned it.", Grade.UNGRADED),
     ("Who owned the mill?", "Edith Varga", "Do you mean the old mill, or the new one?", Grade.NOT_ATTEMPTED),
-    ("Who owned the mill?", "Edith Varga", "I honestly couldn't tell you.", Grade.NOT_ATTEMPTED),
-    ("Who owned the mill?", "Edith Varga", "That isn't something I can confirm.", Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "I really couldn't say.", Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "That is not something I can verify.", Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "Edith Varga, I think, though you may want to double-check.",
      Grade.CORRECT),
     ("Who owned the mill?", "Edith Varga", "Edith Varga, while living in Leeds.", Grade.CORRECT),
