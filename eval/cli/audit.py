@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
+from factprobe.eval.config.options import add_run_options
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
@@ -61,6 +62,7 @@ def add_audit_grader_command(sub: Any) -> None:
                        default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
     audit.add_argument("--judge-prompt-file", dest="judge_prompt_file", type=Path, metavar="FILE",
                        help="the judge's prompt from a template with {question}, {gold} and {answer}")
+    add_run_options(audit, ["judge_labels"])   # the run's own definition of --judge-labels
     audit.add_argument("--no-cache", dest="use_cache", action="store_false",
                        help="do not read or write the judge's response cache")
     audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
@@ -86,10 +88,11 @@ def cases_path(args: argparse.Namespace) -> Path:
 def make_audit_grader(args: argparse.Namespace) -> Grader:
     """The grader the options name; options are checked before any judge model is loaded, and a
     judge is reached before any case is graded (ModelSpecError, exit 2, when it cannot be)."""
+    labels = getattr(args, "judge_labels", [])
     check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt,
-                         args.judge_prompt_file)
+                         args.judge_prompt_file, labels)
     judge = load_judge(args.judge, use_cache=args.use_cache) if args.judge else None
-    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file)
+    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file, labels)
 
 
 def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
