@@ -18,6 +18,7 @@ from pydantic.json_schema import JsonDict
 from factprobe.agents.choices import OptionOrder
 from factprobe.eval.config.presets import answer_prompt, read_prompt_file, with_preset
 from factprobe.eval.grading.base import HedgingPolicy
+from factprobe.eval.grading.judge_labels import parse_label_mapping
 
 
 def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
@@ -66,8 +67,12 @@ class RunConfig(BaseModel):
         "frames, as Video SimpleQA's released grader shows its judge)")
     judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
                                             "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
+    judge_labels: list[str] = option(list, "WORD=GRADE,…: the words a --judge-prompt-file template's judge "
+                                     "answers with, when they are not CORRECT/INCORRECT/NOT_ATTEMPTED, "
+                                     "UNATTEMPTED or letters the template assigns (e.g. A=CORRECT,B=INCORRECT,"
+                                     "C=NOT_ATTEMPTED); unset: those")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
-                                    "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
+                                    "(SimpleQA, WorldVQA) or penalize (Video SimpleQA)")
     baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "
                                   "it runs, else the first strategy given (fixed in the manifest)")
     limit: int | None = option(None, "a stratified subset of N questions (0 = all; unset: 12 on "
@@ -178,6 +183,14 @@ class RunConfig(BaseModel):
         if value is not None:
             read_prompt_file(value)
         return value
+
+    @field_validator("judge_labels")
+    @classmethod
+    def _judge_labels(cls, values: list[str], info: ValidationInfo) -> list[str]:
+        if values and info.data.get("judge_prompt_file") is None:
+            raise ValueError("maps the labels of a template of your own; give --judge-prompt-file FILE")
+        parse_label_mapping(values)
+        return values
 
     @field_validator("choice_grading")
     @classmethod

@@ -143,11 +143,12 @@ def make_grader(config: RunConfig, judge: ChatModel | None = None) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for (`judge`: the model --judge
     names, loaded here when not given); GraderConfigError if they clash."""
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
-                         config.judge_prompt_file)
+                         config.judge_prompt_file, config.judge_labels)
     if config.judge and judge is None:
         judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
-    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file)
+    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file,
+                        config.judge_labels)
 
 
 def choices_entry(config: RunConfig, questions: list[Question], judge: ChatModel | None) -> dict[str, Any] | None:
@@ -216,7 +217,7 @@ def execute_run(config: RunConfig, resume: bool, console: Console, report: bool 
 def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir, report: bool) -> int:
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
-                         config.judge_prompt_file)
+                         config.judge_prompt_file, config.judge_labels)
     dataset = load_dataset(config.dataset)
     run_dir.lock()
     if resume:
