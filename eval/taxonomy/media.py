@@ -41,7 +41,8 @@ def run_images(run_dir: RunDir, manifest: dict[str, Any], rows: list[Result], ju
                                  f"reads images (openai:MODEL[@BASE_URL] or anthropic:MODEL), or drop --with-media")
     root = Path(config["media"]) if config.get("media") else None
     settings = MediaSettings(root, dataset_folder(str(config.get("dataset", ""))),
-                             int(config.get("frames", 8)), int(config.get("frame_size", 512)))
+                             int(config.get("frames", 8)), int(config.get("frame_size", 512)),
+                             frame_sampling=str(config.get("frame_sampling", "uniform")))
     resolver = MediaResolver(settings)
     questions = [q for q in load_dataset(str(config["dataset"])).questions if q.id in wanted]
     return {q.id: resolver.refs(q) for q in questions if has_media(q, root)}
