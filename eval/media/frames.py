@@ -45,7 +45,8 @@ def interior_indices(total: int, count: int) -> list[int]:
     """`count` frame indices out of `total` at i·total/(count+1), i = 1…count (all when fewer)."""
     if total <= count:
         return list(range(total))
-    return [int(i * total / (count + 1)) for i in range(1, count + 1)]
+    step = total / (count + 1)          # computed as VLMEvalKit does, so the rounding is the same
+    return [int(i * step) for i in range(1, count + 1)]
 
 
 POSITIONS = {"uniform": uniform_indices, "vlmevalkit": interior_indices}

@@ -55,6 +55,7 @@ def test_vlmevalkit_positions_leave_out_both_ends_and_differ_from_segment_centre
     assert uniform_indices(30, 5) == [3, 9, 15, 21, 27]
     assert interior_indices(160, 16)[0] == 9 and interior_indices(160, 16)[-1] == 150
     assert interior_indices(3, 8) == [0, 1, 2]
+    assert interior_indices(45, 32)[10] == 14     # 11 steps of 45/33 fall just short of 15, as in VLMEvalKit
 
 
 def test_keyframes_of_a_still_video_are_spread_evenly_and_cuts_win_over_noise() -> None:
