@@ -268,7 +268,7 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     judge is shown the frames, so they are sampled whatever the settings. `frame_sampling`: the
     rule that picks a video's frames (factprobe.eval.media.frames.FRAME_RULES)."""
     settings = variant_settings(strategies)
-    for setting in sorted(settings & {CAPTION, AUDIO_CAPTION}):
+    for setting in (name for name in (CAPTION, AUDIO_CAPTION) if name in settings):
         require(questions, setting, "a `caption`", lambda q: bool(q.caption))
     wants_frames = bool(settings & {None, *WITH_FRAMES}) or judge_frames
     if not wants_frames and not settings & set(WITH_AUDIO):
