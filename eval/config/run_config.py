@@ -107,15 +107,22 @@ class RunConfig(BaseModel):
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
                                 "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
                                 "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
-    frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
+    frames: int = option(8, "frames sampled from each video (by --frame-sampling)", ge=1, le=64)
+    frame_sampling: Literal["uniform", "vlmevalkit", "keyframes"] = option(
+        "uniform", "which frames of a video: uniform (the centre of each of --frames equal segments), "
+        "vlmevalkit (frames i*n/(N+1), i=1..N: VLMEvalKit's positions, WorldSense's evaluation) or "
+        "keyframes (scene-change keyframes: one from each shot cut at the largest colour changes; "
+        "decodes every frame)")
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
     shard: str | None = option(None, "I/N: answer only shard I of N (the questions whose id hashes to "
                                "it), for batch schedulers; `factprobe merge` joins the shards into one run")
-    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
+    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles",
+                           "audio+caption"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
         "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
-        "frames+subtitles: frames and the .srt text); empty: media when there are any")
+        "frames+subtitles: frames and the .srt text; audio+caption: the sound track and the caption); "
+        "empty: media when there are any")
     audio_seconds: float = option(300.0, "audio settings: seconds of sound track sent (from the start)",
                                   gt=0.0, le=3600.0)
     # a benchmark's settings and the answer prompt (factprobe.eval.config.presets)

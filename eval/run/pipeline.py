@@ -267,7 +267,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
     check_model_reads_audio(model, config.strategies)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
-                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames")
+                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
+                          frame_sampling=config.frame_sampling)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
