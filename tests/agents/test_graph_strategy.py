@@ -1,0 +1,93 @@
+"""A user's LangGraph graph asks the run's own model (and its response cache) through the runtime
+context, and its row's trace has one step per node that ran."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TypedDict
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+from langgraph.runtime import Runtime
+
+import factprobe
+from factprobe.agents import registry
+from factprobe.agents.context import StrategyContext
+from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.eval.core.schema import Question
+from factprobe.eval.run.runner import state_costs
+from tests.fakes import ScriptedModel, last_user
+
+
+@pytest.fixture(autouse=True)
+def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    registry.strategies()
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
+
+
+class DraftState(TypedDict, total=False):
+    question: str
+    draft: str
+    answer: str
+    confidence: float
+
+
+def draft_then_check() -> object:
+    """Two nodes, each asking the run's model once, and a third that only copies."""
+    async def draft(state: DraftState, runtime: Runtime[factprobe.GraphContext]) -> dict:
+        return {"draft": await runtime.context.ask(f"Draft: {state['question']}")}
+
+    async def check(state: DraftState, runtime: Runtime[factprobe.GraphContext]) -> dict:
+        reply = await runtime.context.ask([{"role": "user", "content": f"Check: {state['draft']}"}],
+                                          purpose="check")
+        return {"answer": reply}
+
+    async def finish(state: DraftState) -> dict:
+        return {"confidence": 55}
+
+    graph = StateGraph(DraftState)
+    for name, node in (("draft", draft), ("check", check), ("finish", finish)):
+        graph.add_node(name, node)
+    graph.add_edge(START, "draft")
+    graph.add_edge("draft", "check")
+    graph.add_edge("check", "finish")
+    graph.add_edge("finish", END)
+    return graph.compile()
+
+
+def script(messages, params) -> str:
+    text = last_user(messages)
+    return "Lyon" if text.startswith("Draft") else "Paris"
+
+
+def run_once(model, repeat: int = 0) -> dict:
+    graph = registry.get_strategy("drafting").build(StrategyContext(model=model, seed=3))
+    question = Question(id="q", question="Capital of France?", answer="Paris")
+    return asyncio.run(graph.ainvoke({"question": question, "repeat": repeat}))
+
+
+def test_nodes_ask_the_runs_model_and_each_node_is_a_trace_step() -> None:
+    factprobe.graph_strategy("drafting", draft_then_check())
+    model = ScriptedModel(script)
+    state = run_once(model)
+    assert state["answer"] == "Paris" and state["confidence"] == 55
+    assert [step["step"] for step in state["trace"]] == ["draft", "check", "finish"]
+    draft, check, finish = state["trace"]
+    assert draft["writes"] == {"draft": "Lyon"} and check["writes"] == {"answer": "Paris"}
+    assert (draft["llm_calls"], check["llm_calls"], finish["llm_calls"]) == (1, 1, 0)
+    assert check["calls"][0]["messages"][-1]["content"] == "Check: Lyon"
+    costs = state_costs(state)
+    assert costs["llm_calls"] == 2 and costs["prompt_tokens"] == draft["prompt_tokens"] + check["prompt_tokens"] > 0
+    assert [params.seed for _, params in model.calls] == [3, 3]          # the run's seed, repeat 0
+
+
+def test_the_runs_cache_answers_a_second_run_of_the_graph(tmp_path) -> None:
+    factprobe.graph_strategy("drafting", draft_then_check())
+    inner = ScriptedModel(script)
+    cached = CachedModel(inner, ResponseCache(tmp_path / "responses.sqlite"))
+    first = run_once(cached)
+    assert len(inner.calls) == 2 and not first["trace"][0]["calls"][0]["cached"]
+    second = run_once(cached)
+    assert len(inner.calls) == 2 and second["trace"][0]["calls"][0]["cached"]   # no new model call
+    run_once(cached, repeat=1)                                        # another repeat: its own seed
+    assert len(inner.calls) == 4 and inner.calls[-1][1].seed == 3 + 1000
