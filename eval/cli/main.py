@@ -11,6 +11,7 @@ from rich.console import Console
 from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
+from factprobe.agents.strategies.recorded import AnswersFileError
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
 from factprobe.eval.cli.describe import add_describe_options, cmd_describe
@@ -35,7 +36,7 @@ from factprobe.eval.taxonomy.command import add_taxonomy_command
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
                DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
-               ExtensionLoadError)
+               ExtensionLoadError, AnswersFileError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:

@@ -113,9 +113,13 @@ def validation_message(exc: ValidationError, source: str = "") -> str:
     """One line per problem, naming the flag (or the key in `source`) and the value."""
     parts = []
     for problem in exc.errors():
-        name = str(problem["loc"][0]) if problem["loc"] else "?"
+        if not problem["loc"]:         # a check of several options: its message names them
+            parts.append(plain_words(problem["msg"]))
+            continue
+        name = str(problem["loc"][0])
         where = f"{source} key {name!r}" if source else (flag_of(name) if name in RunConfig.model_fields else name)
         value = problem.get("input")
+        value = str(value) if isinstance(value, Path) else value
         parts.append(f"{where} = {value!r}: {plain_words(problem['msg'])}")
     return "; ".join(parts)
 
