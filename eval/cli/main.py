@@ -106,7 +106,7 @@ def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     from factprobe.eval.run.sweep import sweep
 
-    rows = sweep(args.grid, out=args.out, console=console)
+    rows = sweep(args.grid, out=args.out, console=console, verbose=getattr(args, "verbose", False))
     failed = sorted({row["cell"] for row in rows if row.get("exit_status")})
     if failed:
         print(f"factprobe: {len(failed)} sweep cell(s) finished with a non-zero status: "
@@ -146,6 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
     sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
+    add_run_options(sweep, ["verbose"])
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)

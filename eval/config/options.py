@@ -68,7 +68,10 @@ def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = N
             continue
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
-        if kind is bool:
+        if kind is bool and field.default is False:
+            parser.add_argument(flag, dest=name, action="store_true", default=argparse.SUPPRESS,
+                                help=field.description)
+        elif kind is bool:
             # a default-true switch is turned off by its --no-… flag: its help says what it turns off
             parser.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
                                 help=f"turn off what is on by default: {field.description}")

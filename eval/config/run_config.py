@@ -155,6 +155,8 @@ class RunConfig(BaseModel):
                                                changes_results=False)
     ray_address: str | None = option(None, "the Ray cluster of --executor ray (unset: start a local one)",
                                      changes_results=False)
+    verbose: bool = option(False, "print every table and plot path after the run (and every sweep cell's "
+                           "report); without it, the main table and where the files are", changes_results=False)
     use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
                              changes_results=False)
     request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "

@@ -300,6 +300,6 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
-    write_report(run_dir, console)
+    write_report(run_dir, console, verbose=config.verbose)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
     return check_failures(run_dir, config, console)
