@@ -24,6 +24,7 @@ from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
+from factprobe.eval.core.suggest import did_you_mean
 from factprobe.eval.datasets.registry import describe_loaders
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
@@ -160,8 +161,21 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
 
 
+def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> int:
+    """Exit status 2 for arguments the command does not take, with the closest flag it does take."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    known = list(commands.choices[command]._option_string_actions)
+    hints = [did_you_mean(token.split("=")[0], known) for token in unknown if token.startswith("--")]
+    print(f"factprobe {command}: unrecognized arguments: {' '.join(unknown)}{''.join(hints)} "
+          f"(see `factprobe {command} --help`)", file=sys.stderr)
+    return 2
+
+
 def _main(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        return unknown_arguments(parser, args.command, unknown)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
     console = output_console()
     try:

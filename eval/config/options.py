@@ -7,6 +7,7 @@ shows each option's default, taken from the field.
 from __future__ import annotations
 
 import argparse
+import math
 import typing
 from enum import Enum
 from pathlib import Path
@@ -15,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.suggest import did_you_mean
 
 
 def comma_list(text: str) -> list[str]:
@@ -55,7 +57,7 @@ def _member_of(kind: type[Enum]) -> Any:
     def parse(text: str) -> Any:
         values = [str(member.value) for member in kind]
         if text not in values:
-            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}{did_you_mean(text, values)}")
         return kind(text)
 
     return parse
@@ -120,16 +122,42 @@ def validation_message(exc: ValidationError, source: str = "") -> str:
             parts.append(plain_words(problem["msg"]))
             continue
         name = str(problem["loc"][0])
+        if problem["type"] == "extra_forbidden":
+            where = f"{source}: key " if source else ""
+            parts.append(f"{where}{name!r} is not a run option{did_you_mean(name, RunConfig.model_fields)}")
+            continue
         where = f"{source} key {name!r}" if source else (flag_of(name) if name in RunConfig.model_fields else name)
         value = problem.get("input")
         value = str(value) if isinstance(value, Path) else value
-        parts.append(f"{where} = {value!r}: {plain_words(problem['msg'])}")
+        parts.append(f"{where} = {value!r}: {problem_words(name, problem, value)}")
     return "; ".join(parts)
+
+
+def _choices(name: str) -> list[str]:
+    """The values a Literal option (or a list of them) may take; [] for any other option."""
+    kind: Any = _base_type(RunConfig.model_fields[name].annotation) if name in RunConfig.model_fields else None
+    if typing.get_origin(kind) is list:
+        kind = typing.get_args(kind)[0]
+    return [str(choice) for choice in typing.get_args(kind)] if typing.get_origin(kind) is typing.Literal else []
+
+
+def problem_words(name: str, problem: Any, value: Any) -> str:
+    """What is wrong with one value, in plain words, with the closest allowed value when one is close."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be a finite number"
+    words = plain_words(problem["msg"])
+    if problem["type"] == "literal_error" and isinstance(value, str):
+        words += did_you_mean(value, _choices(name))
+    return words
 
 
 def plain_words(message: str) -> str:
     """A validation message in the words of a command line rather than of the pydantic library."""
     message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    message = message.replace("Input should be", "must be").replace("a valid", "a")
+    message = message.replace("Input should be", "must be")
+    for library, plain in (("a valid integer", "a whole number"), ("a valid number", "a number"),
+                           ("a valid boolean", "true or false"), ("a valid string", "text"),
+                           ("a valid list", "a list"), ("a valid", "a")):
+        message = message.replace(library, plain)
     return message.replace(", unable to parse string as an integer", "").replace(
-        ", unable to parse string as a number", "")
+        ", unable to parse string as a number", "").replace(", got a number with a fractional part", "")

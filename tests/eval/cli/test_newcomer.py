@@ -1,5 +1,6 @@
-"""Small things a newcomer meets: help of --no-… switches, "did you mean", JSON into a closed pipe,
-plugins recorded by absolute path, option errors in plain words."""
+"""Small things a newcomer meets: help of --no-… switches, "did you mean" (flags, values, options),
+JSON into a closed pipe, plugins recorded by absolute path (and resumed from another directory),
+option errors in plain words, tables not squeezed off a terminal."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from factprobe.eval.config.options import add_run_options
+import pytest
+
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.agents import registry
+from factprobe.eval.config.options import OptionError, add_run_options, checked_options
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.schema import Question
+from tests.fakes import ScriptedModel, write_questions
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -56,3 +64,46 @@ def test_tables_are_not_squeezed_when_stdout_is_not_a_terminal(monkeypatch) -> N
     assert output_console().width == WIDE
     monkeypatch.setenv("COLUMNS", "100")
     assert output_console().width == 100
+
+
+def test_did_you_mean_for_flags_values_and_api_options(capsys) -> None:
+    assert cli.main(["run", "--limitt", "3"]) == 2
+    assert "unrecognized arguments: --limitt 3 (did you mean '--limit'?)" in capsys.readouterr().err
+    assert cli.main(["run", "--selector", "majorty"]) == 2
+    assert "(did you mean 'majority'?)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--hedging", "penalise"])
+    assert "(did you mean 'penalize'?)" in capsys.readouterr().err
+    for options, expected in (({"sample": 3}, "'sample' is not a run option (did you mean 'samples'?)"),
+                              ({"limit": "abc"}, "--limit = 'abc': must be a whole number"),
+                              ({"temperature": float("nan")}, "--temperature = nan: must be a finite number")):
+        with pytest.raises(OptionError) as caught:
+            checked_options(options)
+        assert str(caught.value) == expected
+        assert "Input should" not in str(caught.value) and "Extra inputs" not in str(caught.value)
+
+
+def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(tmp_path, monkeypatch) -> None:
+    """The plugin's strategy answers without a model call; the run is resumed from elsewhere."""
+    registry.strategies()
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "Answer: x"))
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    (here / "echo_plugin.py").write_text(
+        "import factprobe\nfrom factprobe.agents.linear import linear_graph\n\n"
+        "@factprobe.strategy('echo_word', 'the first word', reads=())\n"
+        "def build(context):\n"
+        "    async def echo(state):\n"
+        "        return {'answer': state['question'].question.split()[0]}\n"
+        "    return linear_graph({'echo': echo})\n", encoding="utf-8")
+    data = write_questions(here / "q.jsonl", [Question(id="a", question="Paris is where?", answer="Paris")])
+    out = tmp_path / "run"
+    monkeypatch.chdir(here)
+    assert cli.main(["run", "--plugin", "echo_plugin.py", "--dataset", f"jsonl:{data}", "--strategies", "echo_word",
+                     "--out", str(out)]) == 0
+    (out / "summary.json").unlink()                   # the resumed run must report again, with the plugin
+    monkeypatch.chdir(elsewhere)
+    assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+    assert (out / "summary.json").is_file()
