@@ -8,12 +8,12 @@ which asks the run's `--model` through the run's response cache (and media attac
 repeat's seed, and records the call's tokens and time in the row (see `GraphContext`).
 
 The row's trace has one step per node that ran, in the order LangGraph finished them: its name,
-the keys it wrote (values shortened), its wall time and the model calls made since the previous
-node finished (nodes of one parallel superstep share theirs, listed on the first of them).
-LangChain chat-model calls inside the graph are counted through a callback
-(langchain-core's UsageMetadataCallbackHandler, which sums the `usage_metadata` every chat model
-reports); calls that go through neither are invisible: their tokens are not counted, but their
-time is in the graph's wall time.
+what it wrote (`output`, values shortened), its wall time and the model calls made since the
+previous node finished (one `ask`: its `messages` and `reply`; several: `calls`); nodes of one
+parallel superstep share theirs, listed on the first of them. LangChain chat-model calls inside
+the graph are counted through a callback (langchain-core's UsageMetadataCallbackHandler, which
+sums the `usage_metadata` every chat model reports); calls that go through neither are
+invisible: their tokens are not counted, but their time is in the graph's wall time.
 """
 
 from __future__ import annotations
@@ -148,10 +148,14 @@ class NodeTrace:
         for index, node in enumerate(nodes):
             written = updates[node] if isinstance(updates[node], dict) else {}
             step: dict[str, Any] = {"step": node, "graph": self.graph, "latency_s": now - self.mark,
-                                    "writes": {key: brief(value) for key, value in written.items()}}
+                                    "output": {key: brief(value) for key, value in written.items()}}
             if index == 0:
                 step.update(llm_calls=len(calls), prompt_tokens=sum(c.prompt_tokens for c in calls),
-                            completion_tokens=sum(c.completion_tokens for c in calls), calls=asks)
+                            completion_tokens=sum(c.completion_tokens for c in calls))
+                if len(asks) == 1:   # the one prompt and reply, shown as every strategy's call step
+                    step.update(messages=asks[0]["messages"], reply=asks[0]["output"], cached=asks[0]["cached"])
+                elif asks:
+                    step["calls"] = asks
                 if len(nodes) > 1:
                     step["parallel_with"] = nodes[1:]
             self.steps.append(step)

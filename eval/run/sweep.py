@@ -225,7 +225,8 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
         resume = (run_folder(cell.config) / "manifest.json").is_file()
         if verbose or cell.config.verbose:
             console.rule(f"sweep cell {cell.name}")
-            statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+            statuses[cell.name] = run_config(cell.config.model_copy(update={"verbose": True}), resume=resume,
+                                             console=console)
             continue
         with console.status(f"sweep cell {cell.name} ({number}/{len(cells)})"):
             statuses[cell.name] = run_config(cell.config, resume=resume, console=output_console(quiet=True))

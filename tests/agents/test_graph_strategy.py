@@ -73,9 +73,9 @@ def test_nodes_ask_the_runs_model_and_each_node_is_a_trace_step() -> None:
     assert state["answer"] == "Paris" and state["confidence"] == 55
     assert [step["step"] for step in state["trace"]] == ["draft", "check", "finish"]
     draft, check, finish = state["trace"]
-    assert draft["writes"] == {"draft": "Lyon"} and check["writes"] == {"answer": "Paris"}
+    assert draft["output"] == {"draft": "Lyon"} and check["output"] == {"answer": "Paris"}
     assert (draft["llm_calls"], check["llm_calls"], finish["llm_calls"]) == (1, 1, 0)
-    assert check["calls"][0]["messages"][-1]["content"] == "Check: Lyon"
+    assert check["messages"][-1]["content"] == "Check: Lyon" and check["reply"] == "Paris"
     costs = state_costs(state)
     assert costs["llm_calls"] == 2 and costs["prompt_tokens"] == draft["prompt_tokens"] + check["prompt_tokens"] > 0
     assert [params.seed for _, params in model.calls] == [3, 3]          # the run's seed, repeat 0
@@ -86,8 +86,47 @@ def test_the_runs_cache_answers_a_second_run_of_the_graph(tmp_path) -> None:
     inner = ScriptedModel(script)
     cached = CachedModel(inner, ResponseCache(tmp_path / "responses.sqlite"))
     first = run_once(cached)
-    assert len(inner.calls) == 2 and not first["trace"][0]["calls"][0]["cached"]
+    assert len(inner.calls) == 2 and not first["trace"][0]["cached"]
     second = run_once(cached)
-    assert len(inner.calls) == 2 and second["trace"][0]["calls"][0]["cached"]   # no new model call
+    assert len(inner.calls) == 2 and second["trace"][0]["cached"]   # no new model call
     run_once(cached, repeat=1)                                        # another repeat: its own seed
     assert len(inner.calls) == 4 and inner.calls[-1][1].seed == 3 + 1000
+
+
+def test_a_run_gives_the_graph_its_model_and_records_every_node(tmp_path, monkeypatch) -> None:
+    import factprobe.eval.run.pipeline as pipeline
+    from tests.fakes import write_questions
+
+    model = ScriptedModel(script)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    factprobe.graph_strategy("drafting", draft_then_check())
+    data = write_questions(tmp_path / "q.jsonl", [Question(id="fr", question="Capital of France?", answer="Paris")])
+    run = factprobe.run(dataset=f"jsonl:{data}", strategies=["drafting"], out=tmp_path / "run", quiet=True)
+    row = run.results[0]
+    assert row.grade == "CORRECT" and row.llm_calls == 2 and row.prompt_tokens > 0
+    assert [step["step"] for step in row.trace] == ["draft", "check", "finish"]
+    assert [last_user(messages) for messages, _ in model.calls] == ["Draft: Capital of France?", "Check: Lyon"]
+    assert run.summary["strategies"]["drafting"]["llm_calls_mean"] == 2
+
+
+def test_nodes_of_one_parallel_superstep_are_each_a_step() -> None:
+    class Fan(TypedDict, total=False):
+        question: str
+        left: str
+        right: str
+        answer: str
+
+    graph = StateGraph(Fan)
+    graph.add_node("left", lambda state: {"left": "L"})
+    graph.add_node("right", lambda state: {"right": "R"})
+    graph.add_node("join", lambda state: {"answer": state["left"] + state["right"]})
+    graph.add_edge(START, "left")
+    graph.add_edge(START, "right")
+    graph.add_edge(["left", "right"], "join")
+    graph.add_edge("join", END)
+    factprobe.graph_strategy("fan", graph.compile())
+    state = asyncio.run(registry.get_strategy("fan").build(StrategyContext(model=ScriptedModel(script))).ainvoke(
+        {"question": Question(id="q", question="?", answer="LR")}))
+    assert state["answer"] == "LR"
+    assert sorted(step["step"] for step in state["trace"][:2]) == ["left", "right"]
+    assert state["trace"][2]["step"] == "join"

@@ -49,5 +49,12 @@ def test_a_sweep_prints_a_line_per_cell_and_its_table(tmp_path, files, capsys) -
     lines = [line for line in printed.splitlines() if line.startswith(("000-seed=0:", "001-seed=1:"))]
     assert len(lines) == 2 and all("recorded F 50.0" in line for line in lines)
     assert "Strategies vs" not in printed and "sweep (answerable questions" in printed
-    assert cli.main(["sweep", str(grid), "--out", str(tmp_path / "sw2"), "--verbose"]) == 0
-    assert capsys.readouterr().out.count("Strategies vs recorded") == 2
+
+
+def test_a_verbose_sweep_prints_each_cells_report(tmp_path, files, capsys) -> None:
+    dataset, answers = files
+    grid = tmp_path / "grid.toml"
+    grid.write_text(f'[sweep]\ndataset = "{dataset}"\nanswers = "{answers}"\n', encoding="utf-8")
+    assert cli.main(["sweep", str(grid), "--out", str(tmp_path / "sw"), "--verbose"]) == 0
+    printed = capsys.readouterr().out
+    assert "sweep cell 000-all" in printed and "Strategies vs recorded" in printed and "Calibration" in printed
