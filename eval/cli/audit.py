@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
+from factprobe.eval.config.options import member_of
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
@@ -54,7 +55,7 @@ def add_audit_grader_command(sub: Any) -> None:
     audit.add_argument("--grader", choices=GRADER_CHOICES,
                        help="rules | judge | cascade (default: judge with --judge, else rules)")
     audit.add_argument("--judge", help="judge model, as for `factprobe run --judge`")
-    audit.add_argument("--hedging", type=HedgingPolicy, choices=[policy.value for policy in HedgingPolicy],
+    audit.add_argument("--hedging", type=member_of(HedgingPolicy), metavar="{accept | penalize}",
                        default=HedgingPolicy.ACCEPT,
                        help="hedged answers containing the gold: accept (default) | penalize")
     audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),

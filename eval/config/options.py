@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.suggest import did_you_mean
 
 
@@ -52,7 +53,7 @@ def _default_text(name: str) -> str:
     return "unset" if default is None else str(default)
 
 
-def _member_of(kind: type[Enum]) -> Any:
+def member_of(kind: type[Enum]) -> Any:
     """The flag's parser: a value names its member; another is refused naming the values (not the class)."""
     def parse(text: str) -> Any:
         values = [str(member.value) for member in kind]
@@ -85,7 +86,7 @@ def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = N
             parser.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
                                 help=help_text)
         elif isinstance(kind, type) and issubclass(kind, Enum):
-            parser.add_argument(flag, dest=name, type=_member_of(kind), default=argparse.SUPPRESS,
+            parser.add_argument(flag, dest=name, type=member_of(kind), default=argparse.SUPPRESS,
                                 metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
@@ -149,15 +150,3 @@ def problem_words(name: str, problem: Any, value: Any) -> str:
     if problem["type"] == "literal_error" and isinstance(value, str):
         words += did_you_mean(value, _choices(name))
     return words
-
-
-def plain_words(message: str) -> str:
-    """A validation message in the words of a command line rather than of the pydantic library."""
-    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    message = message.replace("Input should be", "must be")
-    for library, plain in (("a valid integer", "a whole number"), ("a valid number", "a number"),
-                           ("a valid boolean", "true or false"), ("a valid string", "text"),
-                           ("a valid list", "a list"), ("a valid", "a")):
-        message = message.replace(library, plain)
-    return message.replace(", unable to parse string as an integer", "").replace(
-        ", unable to parse string as a number", "").replace(", got a number with a fractional part", "")

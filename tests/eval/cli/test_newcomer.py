@@ -83,6 +83,24 @@ def test_did_you_mean_for_flags_values_and_api_options(capsys) -> None:
         assert "Input should" not in str(caught.value) and "Extra inputs" not in str(caught.value)
 
 
+def test_file_and_flag_errors_name_no_internal_class_and_use_plain_words(tmp_path, capsys) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"gold": "a", "answer": "a", "label": "CORRECT"}\n', encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli.main(["audit-grader", str(cases), "--hedging", "penalise"])
+    err = capsys.readouterr().err
+    assert "(did you mean 'penalize'?)" in err and "HedgingPolicy" not in err
+    assert cli.main(["audit-grader", str(cases)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1, field `question`: missing" in err and "Field required" not in err
+
+
+def test_token_prob_min_is_explained_not_just_refused(tmp_path, capsys) -> None:
+    assert cli.main(["run", "--confidence", "token_prob_min", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "token_prob_min is recorded by the token_prob method" in err and "--confidence token_prob" in err
+
+
 def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(tmp_path, monkeypatch) -> None:
     """The plugin's strategy answers without a model call; the run is resumed from elsewhere."""
     registry.strategies()
