@@ -56,6 +56,24 @@ def test_json_into_a_closed_pipe_and_plain_option_errors() -> None:
     assert "Input should" not in done.stderr
 
 
+def test_a_run_into_a_closed_pipe_still_finishes_and_reports(tmp_path) -> None:
+    """`factprobe run … | head -1` in a real pipe: the run goes on silently, writes its report and
+    exits with its own status (recorded answers: no model is loaded)."""
+    data = write_questions(tmp_path / "q.jsonl", [Question(id=f"q{i}", question=f"Number {i}?", answer=str(i))
+                                                  for i in range(3)])
+    answers = tmp_path / "answers.tsv"
+    answers.write_text("id\tanswer\n" + "".join(f"q{i}\t{i}\n" for i in range(3)), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "factprobe.eval.cli.main", "run", "--dataset", f"jsonl:{data}",
+               "--answers", str(answers), "--out", str(tmp_path / "run")]
+    producer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    first = producer.stdout.readline()
+    producer.stdout.close()                       # the reader goes away, as `head -1` does
+    err = producer.stderr.read().decode()
+    assert producer.wait(timeout=120) == 0 and first.startswith(b"factprobe 3 questions"), err
+    assert "Traceback" not in err and (tmp_path / "run" / "report.html").is_file()
+
+
 def test_tables_are_not_squeezed_when_stdout_is_not_a_terminal(monkeypatch) -> None:
     from factprobe.eval.core.format import WIDE, output_console
 
