@@ -38,6 +38,10 @@ from factprobe.eval.core.schema import CallRecord, Question
 BRIEF = 300   # characters of a written value kept in a trace step
 
 
+class GraphStrategyError(RuntimeError):
+    """A user's graph that raised; the message names the nodes that finished before it."""
+
+
 class CallCounter(UsageMetadataCallbackHandler):
     """Token usage per model (the parent class) plus one record per chat-model call with its own time."""
 
@@ -176,12 +180,17 @@ def wrap_graph(name: str, compiled_graph: Any):
             trace = NodeTrace(name, runtime, counter)
             output: Any = None
             started = time.perf_counter()
-            async for mode, chunk in compiled_graph.astream(inputs, config={"callbacks": [counter]},
-                                                            context=runtime, stream_mode=["updates", "values"]):
-                if mode == "updates":
-                    trace.add(chunk)
-                else:
-                    output = chunk
+            try:
+                async for mode, chunk in compiled_graph.astream(inputs, config={"callbacks": [counter]},
+                                                                context=runtime, stream_mode=["updates", "values"]):
+                    if mode == "updates":
+                        trace.add(chunk)
+                    else:
+                        output = chunk
+            except Exception as exc:   # the row's error says how far the graph got
+                done = ", ".join(step["step"] for step in trace.steps) or "none"
+                raise GraphStrategyError(f"graph strategy {name!r} failed after the nodes {done} finished: "
+                                         f"{type(exc).__name__}: {exc}") from exc
             wall = time.perf_counter() - started
             if not isinstance(output, dict) or "answer" not in output:
                 raise ValueError(f"graph strategy {name!r}: the graph must write an `answer` key; "

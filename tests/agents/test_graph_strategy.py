@@ -130,3 +130,23 @@ def test_nodes_of_one_parallel_superstep_are_each_a_step() -> None:
     assert state["answer"] == "LR"
     assert sorted(step["step"] for step in state["trace"][:2]) == ["left", "right"]
     assert state["trace"][2]["step"] == "join"
+
+
+def test_a_failing_node_names_the_nodes_that_finished() -> None:
+    class Two(TypedDict, total=False):
+        question: str
+        answer: str
+
+    def broken(state: Two) -> dict:
+        raise KeyError("no such page")
+
+    graph = StateGraph(Two)
+    graph.add_node("look_up", lambda state: {"answer": "?"})
+    graph.add_node("broken", broken)
+    graph.add_edge(START, "look_up")
+    graph.add_edge("look_up", "broken")
+    graph.add_edge("broken", END)
+    factprobe.graph_strategy("fragile", graph.compile())
+    built = registry.get_strategy("fragile").build(StrategyContext(model=ScriptedModel(script)))
+    with pytest.raises(RuntimeError, match=r"failed after the nodes look_up finished: KeyError: 'no such page'"):
+        asyncio.run(built.ainvoke({"question": Question(id="q", question="?", answer="a")}))
