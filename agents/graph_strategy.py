@@ -28,6 +28,7 @@ from langchain_core.callbacks import UsageMetadataCallbackHandler
 from langchain_core.outputs import LLMResult
 
 from factprobe.agents.context import StrategyContext
+from factprobe.agents.graph_chat_model import RECORDED
 from factprobe.agents.linear import linear_graph
 from factprobe.agents.models.base import ChatModel, Message
 from factprobe.agents.nodes import ask
@@ -59,6 +60,9 @@ class CallCounter(UsageMetadataCallbackHandler):
         self.started[run_id] = time.perf_counter()
 
     def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:   # the parent's signature
+        if (response.llm_output or {}).get(RECORDED):   # the run's model: GraphContext.ask recorded it
+            self.started.pop(kwargs["run_id"], None)
+            return
         super().on_llm_end(response, **kwargs)
         usage: dict[str, Any] = {}
         for generations in response.generations:
@@ -89,6 +93,13 @@ class GraphContext:
     def model(self) -> ChatModel:
         """The run's `--model` client (cached unless `--no-cache`); `ask` records what it costs."""
         return self.strategy.model
+
+    @property
+    def chat_model(self) -> Any:
+        """The run's model as a LangChain chat model (`await chat_model.ainvoke(messages)`), recorded as `ask`."""
+        from factprobe.agents.graph_chat_model import RunChatModel
+
+        return RunChatModel(graph_context=self)
 
     @property
     def options(self) -> dict[str, Any]:

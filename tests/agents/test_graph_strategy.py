@@ -150,3 +150,24 @@ def test_a_failing_node_names_the_nodes_that_finished() -> None:
     built = registry.get_strategy("fragile").build(StrategyContext(model=ScriptedModel(script)))
     with pytest.raises(RuntimeError, match=r"failed after the nodes look_up finished: KeyError: 'no such page'"):
         asyncio.run(built.ainvoke({"question": Question(id="q", question="?", answer="a")}))
+
+
+def test_a_langchain_node_uses_the_runs_model_as_a_chat_model_counted_once() -> None:
+    async def answer(state: DraftState, runtime: Runtime[factprobe.GraphContext]) -> dict:
+        reply = await runtime.context.chat_model.ainvoke([("system", "Be brief."),
+                                                         ("human", f"Draft: {state['question']}")])
+        return {"answer": reply.content}
+
+    graph = StateGraph(DraftState)
+    graph.add_node("answer", answer)
+    graph.add_edge(START, "answer")
+    graph.add_edge("answer", END)
+    factprobe.graph_strategy("chatty", graph.compile())
+    model = ScriptedModel(script)
+    state = asyncio.run(registry.get_strategy("chatty").build(StrategyContext(model=model)).ainvoke(
+        {"question": Question(id="q", question="Capital of France?", answer="Paris")}))
+    assert state["answer"] == "Lyon"
+    [(messages, _)] = model.calls
+    assert [m["role"] for m in messages] == ["system", "user"] and messages[1]["content"].startswith("Draft:")
+    costs = state_costs(state)
+    assert costs["llm_calls"] == 1 and costs["prompt_tokens"] == len("Be brief. Draft: Capital of France?".split())
