@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
-from factprobe.eval.config.options import add_run_options
+from factprobe.eval.config.options import add_run_options, member_of
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
@@ -59,7 +59,7 @@ def add_audit_grader_command(sub: Any) -> None:
                             "with `options`: choice-judge (the judge's True/False verdict, --choice-grading "
                             "judge) | choice-letter (the answer mapped to a letter, --choice-grading letter)")
     audit.add_argument("--judge", help="judge model, as for `factprobe run --judge`")
-    audit.add_argument("--hedging", type=HedgingPolicy, choices=[policy.value for policy in HedgingPolicy],
+    audit.add_argument("--hedging", type=member_of(HedgingPolicy), metavar="{accept | penalize}",
                        default=HedgingPolicy.ACCEPT,
                        help="hedged answers containing the gold: accept (default) | penalize")
     audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),

@@ -96,6 +96,9 @@ class RunConfig(BaseModel):
     entity_source: Literal["question", "media"] = option(
         "question", "rag: where search terms may come from: question (only its own words are kept) or media "
         "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
+    answers: Path | None = option(None, "recorded: grade these answers instead of a model's, from a JSONL or "
+                                  "TSV/CSV file of id, answer, optional confidence (0-100) and repeat; "
+                                  "without --strategies, the recorded strategy runs alone", strategy_option=True)
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
@@ -164,6 +167,8 @@ class RunConfig(BaseModel):
                                                changes_results=False)
     ray_address: str | None = option(None, "the Ray cluster of --executor ray (unset: start a local one)",
                                      changes_results=False)
+    verbose: bool = option(False, "print every table and plot path after the run (and every sweep cell's "
+                           "report); without it, the main table and where the files are", changes_results=False)
     use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
                              changes_results=False)
     request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "
@@ -183,6 +188,36 @@ class RunConfig(BaseModel):
     @classmethod
     def _preset(cls, data: Any) -> Any:
         return with_preset(data)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _answers_alone(cls, data: Any) -> Any:
+        """`--answers FILE` without a strategy list runs the recorded strategy alone."""
+        if isinstance(data, dict) and data.get("answers") and not data.get("strategies"):
+            return {**data, "strategies": ["recorded"]}
+        return data
+
+    @field_validator("answers")
+    @classmethod
+    def _answers_file(cls, value: Path | None) -> Path | None:
+        """Read and checked now, so a bad line stops the run before any question; kept by its
+        absolute path, so `--resume` finds it from any directory."""
+        if value is None:
+            return None
+        from factprobe.agents.strategies.recorded import read_answers
+
+        read_answers(value)
+        return value.resolve()
+
+    @model_validator(mode="after")
+    def _answers_graded_by_recorded(self) -> RunConfig:
+        recorded = [name for name in self.strategies if name.split("@")[0].removesuffix("+rag") == "recorded"]
+        if recorded and self.answers is None:
+            raise ValueError("the recorded strategy grades answers from a file: give --answers FILE")
+        if self.answers is not None and self.strategies and not recorded:
+            raise ValueError("--answers FILE is graded by the recorded strategy: add it to --strategies "
+                             "(e.g. vanilla,recorded)")
+        return self
 
     @field_validator("prompt_file")
     @classmethod

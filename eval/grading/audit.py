@@ -18,6 +18,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.service import GradingService
@@ -117,7 +118,7 @@ def load_cases(path: Path) -> list[LoadedCase]:
             first = exc.errors()[0]
             field = str(first["loc"][0]) if first["loc"] else "(whole line)"
             problem = (f"must be a string, a list of strings or null, not {data.get('gold')!r}"
-                       if field == "gold" else first["msg"])
+                       if field == "gold" else plain_words(first["msg"]))
             raise _case_error(path, number, field, problem) from exc
         except ValueError as exc:
             field = "options" if str(exc).startswith("options") else "gold"

@@ -17,7 +17,7 @@ from factprobe.agents.models.base import ChatModel, warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
-from factprobe.agents.registry import default_strategies, get_strategy
+from factprobe.agents.registry import default_strategies, describes, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
@@ -260,9 +260,14 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     for name in config.strategies:
         get_strategy(name)
-    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
-                       limits=request_limits(config))
-    reach_model(model, "--model", config.model)
+    if all(describes(name, "recorded") for name in config.strategies):   # answers from files only
+        from factprobe.agents.strategies.recorded import NoModel
+
+        model: ChatModel = NoModel(config.model)
+    else:
+        model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
+                           limits=request_limits(config))
+        reach_model(model, "--model", config.model)
     # Before any question: refuse images a text model cannot read; sample and encode every video once.
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
     check_model_reads_audio(model, config.strategies)
@@ -297,6 +302,6 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
-    write_report(run_dir, console)
+    write_report(run_dir, console, verbose=config.verbose)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
     return check_failures(run_dir, config, console)
