@@ -7,24 +7,25 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
+from factprobe.agents.strategies.recorded import AnswersFileError
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
+from factprobe.eval.cli.describe import add_describe_options, cmd_describe
 from factprobe.eval.cli.difficulty import add_difficulty_command
 from factprobe.eval.cli.merge import add_merge_command
-from factprobe.eval.cli.output import print_json, stdout_gone
+from factprobe.eval.cli.output import stdout_gone
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options, path_arg
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
-from factprobe.eval.datasets.describe import describe_dataset, describe_rows
-from factprobe.eval.datasets.registry import describe_loaders, load_dataset
+from factprobe.eval.core.suggest import did_you_mean
+from factprobe.eval.datasets.registry import describe_loaders
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
 from factprobe.eval.run.launch import launch_run
@@ -36,7 +37,7 @@ from factprobe.eval.taxonomy.command import add_taxonomy_command
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
                DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
-               ExtensionLoadError)
+               ExtensionLoadError, AnswersFileError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
@@ -84,16 +85,8 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
         load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
-            raise ConfigError("usage: factprobe datasets describe D [--json]")
-        description = describe_dataset(load_dataset(args.name))
-        if args.json:
-            print_json(description)
-        else:
-            table = Table(title=f"dataset {args.name}", show_header=False)
-            for key, value in describe_rows(description):
-                table.add_row(key, value)
-            console.print(table)
-        return 0
+            raise ConfigError("usage: factprobe datasets describe D [--json] [--media DIR] [--plot DIR]")
+        return cmd_describe(args, console)
     for name, text in describe_loaders().items():
         console.print(f"{name:10} {text}", soft_wrap=True)
     return 0
@@ -102,9 +95,11 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
     for plugin in args.plugin or []:
         load_plugin(plugin)
+    width = max([14, *(len(name) for name in strategies())])
     for spec in strategies().values():
-        console.print(f"{spec.name:14} {spec.description}")
-    console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
+        named_only = "" if spec.in_default_run else " (run only when named)"
+        console.print(f"{spec.name:{width}} {spec.description}{named_only}")
+    console.print(f"{'NAME+rag':{width}} any strategy above with retrieval first (e.g. best_of_n+rag; "
                   "--retriever, --top-k)")
     return 0
 
@@ -115,7 +110,7 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     given = explicit_options(args)
     runner = checked_options({key: given[key] for key in ("executor", "ray_address") if key in given})
     try:
-        rows = sweep(args.grid, out=args.out, console=console, **runner)
+        rows = sweep(args.grid, out=args.out, console=console, verbose=getattr(args, "verbose", False), **runner)
     except SweepStopped as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return exc.status
@@ -149,6 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
     datasets.add_argument("--json", action="store_true")
     datasets.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
                           help="also list (or describe with) the loaders this module or .py file registers")
+    add_describe_options(datasets)
     datasets.set_defaults(handler=cmd_datasets)
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
@@ -160,7 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
                            "is one Ray task, on --ray-address or a local Ray cluster.")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
     sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
-    add_run_options(sweep, ["executor", "ray_address"])
+    add_run_options(sweep, ["verbose", "executor", "ray_address"])
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)
@@ -174,8 +170,21 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
 
 
+def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> int:
+    """Exit status 2 for arguments the command does not take, with the closest flag it does take."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    known = list(commands.choices[command]._option_string_actions)
+    hints = [did_you_mean(token.split("=")[0], known) for token in unknown if token.startswith("--")]
+    print(f"factprobe {command}: unrecognized arguments: {' '.join(unknown)}{''.join(hints)} "
+          f"(see `factprobe {command} --help`)", file=sys.stderr)
+    return 2
+
+
 def _main(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        return unknown_arguments(parser, args.command, unknown)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
     console = output_console()
     try:

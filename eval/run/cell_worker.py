@@ -37,7 +37,9 @@ def run_cell(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcom
             if not resume:   # a resumed run loads them from its manifest's config
                 for plugin in config.plugins:
                     load_plugin(plugin)
-            return ShardOutcome(run_config(config, resume=resume, console=console))
+            # the log is where a cell's whole output goes (as `--verbose` prints it in this process)
+            return ShardOutcome(run_config(config.model_copy(update={"verbose": True}), resume=resume,
+                                           console=console))
         except ValueError as exc:
             console.print(f"{MESSAGE_PREFIX}{exc}", markup=False, soft_wrap=True)
             return ShardOutcome(EXIT_BAD_INPUT, str(exc))

@@ -217,25 +217,34 @@ def print_table(rows: list[dict[str, Any]], console: Console) -> None:
     console.print(table)
 
 
-def run_cells(cells: list[Cell], console: Console, executor: str = "local", ray_address: str | None = None,
-              source: str = "sweep") -> dict[str, int]:
-    """Run (or continue) every cell that has its own run directory; their exit statuses by name."""
-    todo = []
-    for cell in cells:
-        if cell.same_as:
-            console.print(f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none "
-                          f"of the options that differ)[/dim]")
-        else:
-            todo.append(cell)
+def run_cells(cells: list[Cell], console: Console, verbose: bool = False, executor: str = "local",
+              ray_address: str | None = None, source: str = "sweep") -> dict[str, int]:
+    """Run (or continue) every cell that has its own run directory; their exit statuses by name.
+    Each cell prints one line, or its whole run's output with `verbose` (or `verbose = true` in the
+    grid); on Ray, its whole output goes to its log."""
+    same = {cell.name: f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none of the "
+                       f"options that differ)[/dim]" for cell in cells if cell.same_as}
     if executor == "ray":
-        return ray_statuses(todo, ray_address, console, source)
+        for note in same.values():
+            console.print(note)
+        return ray_statuses([cell for cell in cells if not cell.same_as], ray_address, console, source)
     from factprobe.eval.run.session import run_config
+    from factprobe.eval.run.sweep_lines import cell_line
 
     statuses: dict[str, int] = {}
-    for cell in todo:
-        console.rule(f"sweep cell {cell.name}")
+    for number, cell in enumerate(cells, 1):
+        if cell.name in same:
+            console.print(same[cell.name])
+            continue
         resume = (run_folder(cell.config) / "manifest.json").is_file()
-        statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+        if verbose or cell.config.verbose:
+            console.rule(f"sweep cell {cell.name}")
+            statuses[cell.name] = run_config(cell.config.model_copy(update={"verbose": True}), resume=resume,
+                                             console=console)
+            continue
+        with console.status(f"sweep cell {cell.name} ({number}/{len(cells)})"):
+            statuses[cell.name] = run_config(cell.config, resume=resume, console=output_console(quiet=True))
+        console.print(cell_line(cell.name, run_folder(cell.config), statuses[cell.name]), soft_wrap=True)
     return statuses
 
 
@@ -272,11 +281,12 @@ def ray_statuses(cells: list[Cell], address: str | None, console: Console, sourc
 
 
 def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
-          console: Console | None = None, executor: str = "local",
+          console: Console | None = None, verbose: bool = False, executor: str = "local",
           ray_address: str | None = None) -> list[dict[str, Any]]:
     """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
     combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
-    `exit_status` of each row; nothing already computed is lost (each cell resumes).
+    `exit_status` of each row; nothing already computed is lost (each cell resumes). Each cell
+    prints one line, or its whole run's output with `verbose` (or `verbose = true` in the grid).
     `executor="ray"` runs each cell as one Ray task (on `ray_address`, or a local cluster)."""
     source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
     if executor not in ("local", "ray"):
@@ -293,7 +303,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
     console = console or output_console(quiet)
     cells = expand(table, folder, source)
-    statuses = run_cells(cells, console, executor, ray_address, source)
+    statuses = run_cells(cells, console, verbose, executor, ray_address, source)
     rows = combined_rows(cells)
     for row in rows:
         row["exit_status"] = statuses.get(row["cell"], statuses.get(

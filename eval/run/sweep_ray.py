@@ -1,6 +1,7 @@
 """`factprobe sweep --executor ray`: each cell of a sweep as one Ray task
 (factprobe.eval.run.cell_worker), all submitted at once; Ray runs as many at a time as the cluster
-has CPUs. A cell logs to `<sweep folder>/<cell>.log`. factprobe.eval.run.sweep reads the outcomes
+has CPUs. A cell logs its whole output to `<sweep folder>/<cell>.log`; the sweep prints one line per
+cell as it ends, as in this process. factprobe.eval.run.sweep reads the outcomes
 as the in-process sweep reads its runs' statuses.
 """
 
@@ -15,6 +16,7 @@ from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.run.cell_worker import cell_data, run_cell
 from factprobe.eval.run.ray_executor import run_tasks
 from factprobe.eval.run.shard_worker import ShardOutcome
+from factprobe.eval.run.sweep_lines import cell_line
 
 
 def run_cells_on_ray(cells: dict[str, RunConfig], address: str | None, console: Console,
@@ -29,6 +31,7 @@ def run_cells_on_ray(cells: dict[str, RunConfig], address: str | None, console: 
 
         def done(number: int, outcome: ShardOutcome) -> None:
             progress.advance(bar)
-            progress.console.print(f"{names[number]}: exit status {outcome.status}")
+            name = names[number]
+            progress.console.print(cell_line(name, Path(cells[name].out or "."), outcome.status), soft_wrap=True)
 
         return run_tasks(run_cell, [cell_data(config) for config in cells.values()], address, lambda: None, done)
