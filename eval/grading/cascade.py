@@ -23,6 +23,7 @@ from factprobe.eval.grading.rules import RuleGrader
 
 GRADER_CHOICES = ("rules", "judge", "cascade")
 RULE_POLICIES = UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED  # --judge-prompt values the rule grader follows alone
+GRANULARITY_POLICIES = frozenset({"worldvqa"})  # a coarser answer is INCORRECT there: the rules leave it to the judge
 
 
 class GraderConfigError(ValueError):
@@ -93,11 +94,12 @@ def build_grader(choice: str | None, judge_model: ChatModel | None,
     """The grader `--grader`, `--judge`, `--hedging`, `--judge-prompt` and `--judge-prompt-file` describe.
 
     The rules follow the judge's policy on candidates: under `simpleqa-verified` several uncommitted
-    candidates are NOT_ATTEMPTED.
+    candidates are NOT_ATTEMPTED; under `worldvqa` an answer coarser than the gold is the judge's.
     """
     resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file)
     candidates = Grade.NOT_ATTEMPTED if judge_prompt in UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED else Grade.INCORRECT
-    rules = RuleGrader(hedging, candidates)
+    coarser = Grade.UNGRADED if judge_prompt in GRANULARITY_POLICIES else Grade.NOT_ATTEMPTED
+    rules = RuleGrader(hedging, candidates, coarser)
     if resolved == "rules" or judge_model is None:
         return rules
     judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt, prompt_file=prompt_file)

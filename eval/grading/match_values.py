@@ -10,8 +10,10 @@
   the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
 - `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
   year when the question asks "what year"). Every field the gold states must agree (finer is
-  fine); another date conflicts; a decade or century that holds the gold is vague; a coarser date
-  (offered as the answer, or only restating the question's year) and several dates are the judge's.
+  fine); another date conflicts; a decade or century that holds the gold is vague, and so is a
+  coarser date that agrees as far as it goes (a year for a full date, or only the question's own
+  year) with nothing beside it: it neither confirms nor contradicts the gold, NOT_ATTEMPTED as
+  SimpleQA's grader has it. A coarser date beside other words, and several dates, are the judge's.
 """
 
 from __future__ import annotations
@@ -177,6 +179,23 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
 
 
+
+
+def _precision(value: DateValue) -> str:
+    return "a full date" if value.day is not None else "a month" if value.month is not None else "a year"
+
+
+_SOMETIME = frozenset({"sometime", "some", "time", "year", "month", "day", "during"})
+
+
+def _only_dates(claim: str, question: str) -> bool:
+    """The claim's head holds nothing but dates (and words the question says): no detail beside them."""
+    answer, detail = head(spelled_to_digits(claim), question)
+    for mention in reversed(find_dates(answer)):
+        answer = answer[:mention.start] + " " + answer[mention.end:]
+    return not detail.strip(" .") and not set(content(answer, set(words(question)))) - _SOMETIME
+
+
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 
 
@@ -189,9 +208,12 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         wanted = DateValue(wanted.year)
     asked = {reading for mention in find_dates(question) for reading in mention.readings}
     years = {reading.year for reading in asked if reading.year is not None}
-    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
+    stated = find_dates(claim)
+    mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]
     if not mentions:
         periods = find_periods(claim)
+        if stated and not periods and _only_dates(claim, question):
+            return Finding(Found.VAGUE, "date", "coarser than the gold: only the question's own date")
         if not periods or wanted.year is None:
             return Finding(Found.UNSURE, "date", "no date")
         holds = all(first <= wanted.year <= last for first, last in periods)
@@ -206,8 +228,11 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
         return Finding(Found.CONFLICT, "date", "another date")
-    if len(relations) == 1:  # offered as the answer (INCORRECT for SimpleQA's judge) or only context: the judge's
-        return Finding(Found.UNSURE, "date", "less precise than the gold")
+    if len(relations) == 1 and _only_dates(claim, question):  # agrees as far as it goes: SimpleQA's NOT_ATTEMPTED
+        return Finding(Found.VAGUE, "date", f"coarser than the gold ({_precision(mentions[0].readings[0])} for "
+                                            f"{_precision(wanted)}), agreeing as far as it goes")
+    if len(relations) == 1:
+        return Finding(Found.UNSURE, "date", "less precise than the gold, beside other words")
     return Finding(Found.UNSURE, "date", "several dates")
 
 

@@ -8,7 +8,8 @@
 2. The claim is compared with the gold and each alias under the match kinds of `match_values`
    (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
    with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
-   conflict with all INCORRECT, a bound or period that holds the gold NOT_ATTEMPTED.
+   conflict with all INCORRECT, a bound, period or coarser date that holds the gold NOT_ATTEMPTED
+   (UNGRADED under a policy that grades granularity: `worldvqa`).
 3. A question with no answer: a refusal or a reply that opens by denying the premise is
    NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
 
@@ -105,9 +106,10 @@ class RuleGrader:
     name = "rules"
 
     def __init__(self, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 candidates: Grade = Grade.INCORRECT) -> None:
+                 candidates: Grade = Grade.INCORRECT, coarser: Grade = Grade.NOT_ATTEMPTED) -> None:
         self.hedging = hedging
         self.candidates = candidates
+        self.coarser = coarser  # a bound, period or coarser date that holds the gold (UNGRADED: the judge's)
 
     def _candidates(self, reading: Candidates, golds: list[str], question: str) -> GradeOutcome:
         """Several candidates: all wrong is INCORRECT; the gold among wrong ones is graded by the policy
@@ -146,7 +148,7 @@ class RuleGrader:
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
         finding = compare_claim(reading.text, golds, question.question)
-        grade = _GRADES[finding.found]
+        grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             if self.hedging is HedgingPolicy.PENALIZE:
                 return self._outcome(Grade.INCORRECT, f"{finding.note}; hedged answer (policy: penalize)")
@@ -158,7 +160,8 @@ class RuleGrader:
         return self.grade_sync(question, answer)
 
     def describe(self) -> dict:
-        return {"grader": self.name, "hedging": self.hedging.value, "candidates": self.candidates.value}
+        return {"grader": self.name, "hedging": self.hedging.value, "candidates": self.candidates.value,
+                "coarser": self.coarser.value}
 
 
 def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:

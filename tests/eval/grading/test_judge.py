@@ -226,7 +226,8 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
-    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging, candidates=None: UndecidedOn({"The Eternal City"}))
+    monkeypatch.setattr(cascade_module, "RuleGrader",
+                        lambda hedging, candidates=None, coarser=None: UndecidedOn({"The Eternal City"}))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--judge", "local",
                      "--grader", "cascade", "--out", str(out)]) == 0

@@ -116,7 +116,8 @@ def test_async_grade_and_description() -> None:
     grader = RuleGrader(HedgingPolicy.PENALIZE)
     assert asyncio.run(grader.grade(CAPITAL, "Lisbon")).grade is Grade.CORRECT
     assert grader.name == "rules"
-    assert grader.describe() == {"grader": "rules", "hedging": "penalize", "candidates": "INCORRECT"}
+    assert grader.describe() == {"grader": "rules", "hedging": "penalize", "candidates": "INCORRECT",
+                                  "coarser": "NOT_ATTEMPTED"}
 
 
 @pytest.mark.parametrize("answer, golds, expected", [
@@ -190,8 +191,8 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     # Partial answers: wrong alone (granularity), not attempted beside "I don't know the rest".
     (FOUNDERS, "Ida.", Grade.UNGRADED),
     (FOUNDERS, "One was Ida; I don't remember the other.", Grade.UNGRADED),
-    (OPENED, "March 1931", Grade.UNGRADED),
-    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.UNGRADED),
+    (OPENED, "March 1931", Grade.NOT_ATTEMPTED),                 # coarser, agrees as far as it goes
+    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.NOT_ATTEMPTED),
     # Refusals in more phrasings.
     (RIVER, "I'm not able to say.", Grade.NOT_ATTEMPTED),
     (RIVER, "That is outside what I know.", Grade.NOT_ATTEMPTED),

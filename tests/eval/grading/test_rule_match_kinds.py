@@ -38,7 +38,7 @@ def _outcome(question: str, gold: str | list[str] | None, answer: str):
     ("When did the canal open?", "3 May 1822", "1822-05-03", Grade.CORRECT, "date"),
     ("When did the canal open?", "3 May 1822", "4 May 1822", Grade.INCORRECT, "date"),
     ("In which year did the canal open?", "1822", "In the 1820s", Grade.NOT_ATTEMPTED, "date"),
-    ("When did the canal open?", "3 May 1822", "1822", Grade.UNGRADED, "date"),
+    ("When did the canal open?", "3 May 1822", "1822", Grade.NOT_ATTEMPTED, "date"),
     ("Which town lies at the canal's end?", "Eastmoor", "Westbridge or Eastmoor", Grade.INCORRECT, "candidates"),
     ("Which town lies at the canal's end?", None, "I can't say, I don't know.", Grade.NOT_ATTEMPTED, "refusal"),
     ("Who was the canal's fourth engineer?", None, "There were only three engineers.", Grade.NOT_ATTEMPTED,
@@ -91,7 +91,7 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("What was the birth name of the singer?", "Ida Mae Lund", "Ida Lund", Grade.CORRECT, "name"),
     ("Who wrote the ballad?", "Nell Ashby", "Margit Ferenc, better known as Nell Ashby", Grade.CORRECT, "text"),
     ("In which city is the observatory?", "Harwick, Ontario", "Harwick", Grade.CORRECT, "text"),
-    ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.UNGRADED, "date"),  # coarser: the judge's
+    ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.NOT_ATTEMPTED, "date"),  # coarser
     ("On what date did the 1911 ferry disaster happen?", "9 March 1911", "1912", Grade.INCORRECT, "date"),
     ("In what year did the ferry sink?", "9 March 1911", "1911", Grade.CORRECT, "date"),
     ("How many bits does the register hold?", "40", "5 bytes", Grade.CORRECT, "number"),
