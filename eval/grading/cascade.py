@@ -94,7 +94,7 @@ def build_grader(choice: str | None, judge_model: ChatModel | None,
     """The grader `--grader`, `--judge`, `--hedging`, `--judge-prompt` and `--judge-prompt-file` describe.
 
     The rules follow the judge's policy on candidates: under `simpleqa-verified` several uncommitted
-    candidates are NOT_ATTEMPTED; under `worldvqa` an answer coarser than the gold is the judge's.
+    candidates are NOT_ATTEMPTED.
     """
     resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file)
     candidates = Grade.NOT_ATTEMPTED if judge_prompt in UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED else Grade.INCORRECT

@@ -1,4 +1,4 @@
-"""Match kinds for values: pairs of figures, numbers with units and tolerance, dates at the gold's precision.
+"""Match kinds for values: pairs of figures, numbers with units and tolerance (dates: `dates`).
 
 - `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
   "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
@@ -8,12 +8,6 @@
   (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
   the gold is vague; a coarser exact figure, several figures or another figure in the detail are
   the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
-- `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
-  year when the question asks "what year"). Every field the gold states must agree (finer is
-  fine); another date conflicts; a decade or century that holds the gold is vague, and so is a
-  coarser date that agrees as far as it goes (a year for a full date, or only the question's own
-  year) with nothing beside it: it neither confirms nor contradicts the gold, NOT_ATTEMPTED as
-  SimpleQA's grader has it. A coarser date beside other words, and several dates, are the judge's.
 """
 
 from __future__ import annotations
@@ -21,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
 from factprobe.eval.grading.finding import Finding, Found
 from factprobe.eval.grading.match_text import content, head, words
 from factprobe.eval.grading.numbers import (
@@ -39,7 +32,6 @@ from factprobe.eval.grading.spelled import spelled_to_digits
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(\.\d+)?(?![\d:])")
 _JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
 _ROUGH_QUESTION = re.compile(r"\b(?:roughly|approximately|approx|estimated|(?:about|around)\s+how)\b", re.IGNORECASE)
-_YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
 _APPROXIMATORS = frozenset("about around approximately roughly nearly almost some circa over under more less than "
                            "fewer least most up just exactly precisely minus negative".split())
 
@@ -179,61 +171,4 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
 
 
-
-
-def _precision(value: DateValue) -> str:
-    return "a full date" if value.day is not None else "a month" if value.month is not None else "a year"
-
-
-_SOMETIME = frozenset({"sometime", "some", "time", "year", "month", "day", "during"})
-
-
-def _only_dates(claim: str, question: str) -> bool:
-    """The claim's head holds nothing but dates (and words the question says): no detail beside them."""
-    answer, detail = head(spelled_to_digits(claim), question)
-    for mention in reversed(find_dates(answer)):
-        answer = answer[:mention.start] + " " + answer[mention.end:]
-    return not detail.strip(" .") and not set(content(answer, set(words(question)))) - _SOMETIME
-
-
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
-
-
-def compare_date(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
-    wanted = gold_date(gold)
-    if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
-        return None
-    if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
-        wanted = DateValue(wanted.year)
-    asked = {reading for mention in find_dates(question) for reading in mention.readings}
-    years = {reading.year for reading in asked if reading.year is not None}
-    stated = find_dates(claim)
-    mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]
-    if not mentions:
-        periods = find_periods(claim)
-        if stated and not periods and _only_dates(claim, question):
-            return Finding(Found.VAGUE, "date", "coarser than the gold: only the question's own date")
-        if not periods or wanted.year is None:
-            return Finding(Found.UNSURE, "date", "no date")
-        holds = all(first <= wanted.year <= last for first, last in periods)
-        return Finding(Found.VAGUE if holds else Found.CONFLICT, "date",
-                       "a period that holds the gold" if holds else "a period that excludes the gold")
-    relations = []
-    for mention in mentions:
-        found = {relate_date(wanted, reading, years) for reading in mention.readings}
-        relations.append(next(r for r in (DateRelation.MATCH, DateRelation.COARSER, DateRelation.CONFLICT)
-                              if r in found))
-    if all(r is DateRelation.MATCH for r in relations):
-        return Finding(Found.MATCH, "date", "agrees with every field the gold states")
-    if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
-        return Finding(Found.CONFLICT, "date", "another date")
-    if len(relations) == 1 and _only_dates(claim, question):  # agrees as far as it goes: SimpleQA's NOT_ATTEMPTED
-        return Finding(Found.VAGUE, "date", f"coarser than the gold ({_precision(mentions[0].readings[0])} for "
-                                            f"{_precision(wanted)}), agreeing as far as it goes")
-    if len(relations) == 1:
-        return Finding(Found.UNSURE, "date", "less precise than the gold, beside other words")
-    return Finding(Found.UNSURE, "date", "several dates")
-
-
-__all__ = ["compare_date", "compare_number", "compare_pair", "figures_text"]
+__all__ = ["compare_number", "compare_pair", "figures_text"]

@@ -144,11 +144,6 @@ def _context(text: str) -> str:
     return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
 
 
-def is_hedged(text: str) -> bool:
-    """True when the text equivocates ("maybe", "I think", "not sure", …)."""
-    return bool(_HEDGE.search(text.replace("\u2019", "'")))
-
-
 def read_reply(reply: str | None, golds: list[str]) -> Reading:
     """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
     if reply is None or not reply.strip():
@@ -189,4 +184,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "is_hedged", "read_reply"]
+__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]

@@ -2,11 +2,12 @@
 
 1. `reading` takes the reply down to the one claim it commits to, a refusal, or the reason it
    cannot (UNGRADED). A refusal with no guess is NOT_ATTEMPTED (kind `refusal`), and so is one whose
-   other statements hold no guess (`declines_only`). "X or Y": all wrong is INCORRECT, the gold
-   among wrong ones follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for
-   SimpleQA Verified), anything else UNGRADED.
+   other statements hold no guess (`declines_only`); one beside a short guess, a figure or date the
+   gold rules out, is INCORRECT (graded by the guess). "X or Y": all wrong is INCORRECT, the gold among wrong ones
+   follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for SimpleQA Verified),
+   anything else UNGRADED.
 2. The claim is compared with the gold and each alias under the match kinds of `match_values`
-   (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
+   (`pair`, `number`), `dates` (`date`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
    with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
    conflict with all INCORRECT, a bound, period or coarser date that holds the gold NOT_ATTEMPTED
    (UNGRADED under a policy that grades granularity: `worldvqa`).
@@ -23,6 +24,7 @@ import re
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
+from factprobe.eval.grading.dates import compare_date
 from factprobe.eval.grading.finding import Finding, Found, combine
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
@@ -34,12 +36,11 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import compare_date, compare_number, compare_pair
-from factprobe.eval.grading.phrases import is_refusal
-from factprobe.eval.grading.reading import Candidates, Claim, Declined, Refusal, is_hedged, read_reply
+from factprobe.eval.grading.match_values import compare_number, compare_pair
+from factprobe.eval.grading.reading import Candidates, Claim, Declined, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-__all__ = ["RuleGrader", "compare_claim", "is_hedged", "is_refusal", "matches_gold"]
+__all__ = ["RuleGrader", "compare_claim"]
 
 
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
@@ -96,6 +97,7 @@ def declines_only(context: str, golds: list[str], question: str) -> bool:
     return True
 
 
+_GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
 
@@ -135,6 +137,10 @@ class RuleGrader:
         if isinstance(reading, Declined):
             if declines_only(reading.context, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
+            short = golds and len(reading.context.split()) <= _GUESS_WORDS
+            guess = compare_claim(reading.context, golds, question.question) if short else None
+            if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
+                return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
         if isinstance(reading, Candidates) and golds:
             return self._candidates(reading, golds, question.question)
@@ -162,12 +168,3 @@ class RuleGrader:
     def describe(self) -> dict:
         return {"grader": self.name, "hedging": self.hedging.value, "candidates": self.candidates.value,
                 "coarser": self.coarser.value}
-
-
-def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:
-    """True when the rules grade the answer CORRECT against these gold answers."""
-    golds = [gold for gold in gold_answers if gold and gold.strip()]
-    if not golds:
-        return False
-    probe = Question(id="match", question=question or "?", answer=golds[0], aliases=golds[1:])
-    return RuleGrader().grade_sync(probe, answer).grade is Grade.CORRECT

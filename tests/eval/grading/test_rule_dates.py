@@ -47,6 +47,26 @@ def test_dates(question: Question, answer: str, grade: Grade) -> None:
     assert outcome.grade is grade, outcome.note
 
 
+@pytest.mark.parametrize("answer, grade", [
+    ("In the 1880s", Grade.NOT_ATTEMPTED),
+    ("the early '80s", Grade.NOT_ATTEMPTED),                    # a decade in the gold's century
+    ("the late 1880s", Grade.UNGRADED),                         # in the decade, not in the part it names
+    ("the 1890s", Grade.INCORRECT),
+    ("the nineteenth century", Grade.NOT_ATTEMPTED),
+    ("the early 19th century", Grade.UNGRADED),
+    ("late 1800s", Grade.NOT_ATTEMPTED),                        # the late decade or the late century
+    ("the 18th century", Grade.INCORRECT),
+    ("after 1850", Grade.NOT_ATTEMPTED),                        # a bound that holds the gold
+    ("before 1850", Grade.INCORRECT),
+    ("before 1882", Grade.UNGRADED),                            # a bound at the gold's own year
+    ("sometime before 1900", Grade.NOT_ATTEMPTED),
+])
+def test_periods_and_bounds(answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(FOUNDED, answer)
+    assert outcome.grade is grade, outcome.note
+    assert (outcome.note or "").removeprefix("undecided: ").startswith("date"), outcome.note
+
+
 def test_coarser_date_note_names_the_kind_and_worldvqa_leaves_it_to_the_judge() -> None:
     outcome = RuleGrader().grade_sync(LAUNCH, "1997")
     assert outcome.note == "date: coarser than the gold (a year for a full date), agreeing as far as it goes"

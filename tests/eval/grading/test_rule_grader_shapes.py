@@ -8,7 +8,7 @@ import pytest
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import HedgingPolicy
-from factprobe.eval.grading.rules import RuleGrader, matches_gold
+from factprobe.eval.grading.rules import RuleGrader
 
 CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon",
                    aliases=["Lisboa"])
@@ -127,8 +127,9 @@ def test_async_grade_and_description() -> None:
     ("North Dakota", ["Dakota"], False),
     ("I don't know", ["Lisbon"], False),
 ])
-def test_matches_gold_without_question(answer: str, golds: list[str], expected: bool) -> None:
-    assert matches_gold(answer, golds) is expected
+def test_correct_only_on_a_match_with_a_bare_question(answer: str, golds: list[str], expected: bool) -> None:
+    probe = Question(id="g", question="?", answer=golds[0], aliases=golds[1:])
+    assert (RuleGrader().grade_sync(probe, answer).grade is Grade.CORRECT) is expected
 
 
 FILM = Question(id="f1", question="Which film opened the festival?", answer="Night Harbour")

@@ -114,7 +114,12 @@ def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, gr
     ("In what year did the mill close?", "1874", "Some time in the 1870s, but I can't give the exact year.",
      Grade.NOT_ATTEMPTED),                                                    # a period that holds the gold
     ("In what year did the mill close?", "1874", "In the 1860s, but I don't know the exact year.",
-     Grade.UNGRADED),                                                         # a period that excludes it: a guess
+     Grade.INCORRECT),                                                        # graded by the guess
+    ("How many looms did the mill run?", "212", "About 400, though I can't be certain.", Grade.INCORRECT),
+    ("In what year did the mill close?", "1874", "In the mid 1870s, but I don't know the exact year.",
+     Grade.NOT_ATTEMPTED),
+    ("In what year did the mill close?", "1874", "Late in the 1870s, I'd say, but I can't be sure.",
+     Grade.UNGRADED),                                                         # "late" read nowhere: a guess
     ("In what year did the mill close?", "1874", "It was 1874, I think, though I can't be certain of it.",
      Grade.UNGRADED),                                                         # the gold beside a refusal
     ("How many looms did the mill run?", "212", "Roughly 200, though I couldn't give the precise count.",
