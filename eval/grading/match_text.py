@@ -103,14 +103,33 @@ def is_acronym(letters: str, phrase: list[str]) -> bool:
     return len(first) <= 4 and is_acronym(letters, rest)
 
 
-def _spelling_variant(claim: list[str], gold: list[str], shortest: int) -> bool:
-    """Same words but one, which differs by one letter and has at least `shortest` letters."""
-    if len(claim) != len(gold):
-        return False
-    differing = [(a, b) for a, b in zip(claim, gold) if a != b]
-    return len(differing) == 1 and all(
-        min(len(a), len(b)) >= shortest and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1
-        for a, b in differing)
+def _numeral(word: str) -> int | str | None:
+    """A word that is a number: digits, a Roman numeral, an ordinal word, or a code holding digits ("221b")."""
+    return int(word) if word.isdigit() else _NUMERALS.get(word, word if any(c.isdigit() for c in word) else None)
+
+
+def _word_apart(said: list[str], wanted: list[str], person: bool) -> Finding | None:
+    """The same words but one, which is the gold's number written otherwise or another number
+    ("Nicholas the Second", "Luna 20"), one letter off in a long word (six letters in a name of
+    several words that is not a person's, seven otherwise), or shortened ("St" for "Street")."""
+    differing = [(a, b) for a, b in zip(said, wanted) if a != b]
+    if len(said) != len(wanted) or len(differing) != 1:
+        return None
+    (a, b), several = differing[0], len(said) > 1 and not person
+    if len(said) > 1 and _numeral(a) is not None and _numeral(b) is not None:
+        same = _numeral(a) == _numeral(b)
+        return Finding(Found.MATCH if same else Found.CONFLICT, "text", "the gold's name with "
+                       + ("its number written otherwise" if same else f"another number ({a})"))
+    if min(len(a), len(b)) >= _LONG_WORD - several and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1:
+        return Finding(Found.MATCH, "spelling", "one letter differs in one word")
+    if several and 2 <= len(a) <= 3 and len(b) > len(a) + 1 and a[0] == b[0] and re.search(".*".join(a), b):
+        return Finding(Found.MATCH, "spelling", f"a word shortened ({a} for {b})")
+    return None
+
+
+_NUMERALS = {word: number for words in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx",
+                                         "first second third fourth fifth sixth seventh eighth ninth tenth")
+             for number, word in enumerate(words.split(), start=1)}
 
 
 NOTATION = "one is written as a symbol or numeral, the other as a word (only knowledge can tell)"
@@ -120,9 +139,15 @@ def _symbol(words: list[str]) -> bool:
     return len(words) == 1 and (len(words[0]) <= 2 or any(c.isdigit() for c in words[0]))
 
 
+# Words that name a kind of thing, not which one: "Mount Kenya" shares nothing with "Mount Kilimanjaro".
+_KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley "
+                   "university college animation studio company corporation".split())
+
+
 def related(claim: list[str], gold: list[str]) -> bool:
-    """Any overlap short of a match: a shared word, a word inside another, alike words, an acronym."""
-    claim, gold = [w for w in claim if w not in _PARTICLES], [w for w in gold if w not in _PARTICLES]
+    """Any overlap short of a match: a shared word (beyond a particle or a kind of thing), a word
+    inside another, alike words, an acronym."""
+    claim, gold = ([w for w in text if w not in _PARTICLES and w not in _KINDS] or text for text in (claim, gold))
     if not claim or not gold:
         return False
     if ratio("".join(claim), "".join(gold)) >= _RELATED:
@@ -181,6 +206,23 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
+_SEVERAL = re.compile(r"\b(?:two|three|four|both)\b", re.IGNORECASE)
+_ITEM_BREAK = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", re.IGNORECASE)
+
+
+def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
+    """For a question asking for several things, a gold listing them ("X and Y") against a claim
+    listing as many: the same items in any order match; one that is no item's kind of variant conflicts."""
+    said, wanted = ([content(item, implied) for item in _ITEM_BREAK.split(text)] for text in (answer, gold))
+    if len(wanted) < 2 or len(said) != len(wanted):
+        return None
+    if sorted(said) == sorted(wanted):
+        return Finding(Found.MATCH, "text", "the gold's items in another order")
+    if all(item in wanted or not any(related(item, other) for other in wanted) for item in said):
+        return Finding(Found.CONFLICT, "text", "an item the gold does not hold")
+    return None
+
+
 def compare_text(claim: str, gold: str, question: str) -> Finding:
     """The claim's head compared with one gold answer written as text."""
     implied = set(words(question))
@@ -196,10 +238,13 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
-    if _spelling_variant(said, wanted, shortest=_LONG_WORD):
-        return Finding(Found.MATCH, "spelling", "one letter differs in one word")
-    if (_PERSON.search(question) or _TITLED.match(answer)) and (how := _name(said, wanted)):
+    person = bool(_PERSON.search(question) or _TITLED.match(answer))
+    if apart := _word_apart(said, wanted, person):
+        return apart
+    if person and (how := _name(said, wanted)):
         return Finding(Found.MATCH, "name", how)
+    if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
+        return items
     other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
     if other and content(other[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")

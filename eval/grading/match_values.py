@@ -123,7 +123,8 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
     extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
     relation = relate(wanted, quantity)
-    others = {relate(wanted, q) for q in find_quantities(detail)} - {Relation.INCOMPARABLE}
+    others = {relate(wanted, q) for q in find_quantities(detail)  # "…, set in 2009": a year, not a measure
+              if not (q.looks_like_year and wanted.dimension)} - {Relation.INCOMPARABLE}
     if others and others != {relation}:  # "4,806 m (15,768 ft)" restates; "270 — 206 is …" does not
         return Finding(Found.UNSURE, "number", "another figure in the detail")
     same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)

@@ -136,8 +136,9 @@ def find_quantities(text: str) -> list[Quantity]:
         before = text[:start]
         if before[-1:].isalnum() or before[-1:] in "/." and before[-2:-1].isdigit():
             continue  # part of a code or a date
-        if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]):
-            continue  # "21st"; the "0" of "0xFF" or "0b1010"
+        if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]) or (
+                not match.group("unit") and text[match.end():match.end() + 1].isalpha()):
+            continue  # "21st"; the "0" of "0xFF" or "0b1010"; a code ("221B")
         integer, mult = match.group("int"), match.group("mult")
         fraction = match.group("frac") or match.group("cfrac")  # "3,14159": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))

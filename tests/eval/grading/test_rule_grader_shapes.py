@@ -140,7 +140,7 @@ MISSION = Question(id="m1", question="Which mission returned the first samples?"
     (FILM, "Night Harbour: The Return", Grade.UNGRADED),          # a longer title
     (FILM, "Night Harbour II", Grade.UNGRADED),                   # a sequel glued to the gold
     (FILM, "Answer: Night Harbour", Grade.CORRECT),
-    (MISSION, "Luna 20", Grade.UNGRADED),                         # another number in the name
+    (MISSION, "Luna 20", Grade.INCORRECT),                        # another number in the name
     (MISSION, "Luna", Grade.UNGRADED),                             # part of the name
 ])
 def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade) -> None:
@@ -160,9 +160,9 @@ PEAK = Question(id="k1", question="What is the highest peak of the range?", answ
 
 @pytest.mark.parametrize("answer, grade", [
     ("Elbrus", Grade.UNGRADED),                   # the gold's type word may be left out
-    ("Mt. Elbrus", Grade.UNGRADED),               # an abbreviated type word
+    ("Mt. Elbrus", Grade.CORRECT),                # an abbreviated type word
     ("Elbrus, at 5,642 m", Grade.UNGRADED),
-    ("Mount Kazbek", Grade.UNGRADED),
+    ("Mount Kazbek", Grade.INCORRECT),              # shares only the kind of thing
 ])
 def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(PEAK, answer)

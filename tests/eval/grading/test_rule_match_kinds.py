@@ -103,6 +103,17 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("Where did she study?", "University of Lindmark", "ULindmark", Grade.UNGRADED, "text"),  # glued abbreviation
     ("Which body runs the survey?", "Geological Survey of North America", "Coast Watch", Grade.INCORRECT, "text"),
     ("Who chaired the assembly?", "Ravi Menon", "Pandit Menon", Grade.CORRECT, "name"),   # an honorific
+    ("Who reigned after the regent?", "Otto III", "Otto the Third", Grade.CORRECT, "text"),
+    ("Who reigned after the regent?", "Otto III", "Otto II", Grade.INCORRECT, "text"),  # another monarch
+    ("Which locomotive won the trial?", "Engine 4", "Engine 7", Grade.INCORRECT, "text"),
+    ("Where was the printer's shop?", "14B Harbour Road", "14D Harbour Road", Grade.INCORRECT, "text"),
+    ("Where was the printer's shop?", "14B Harbour Road", "14B Harbour Rd.", Grade.CORRECT, "spelling"),
+    ("Which ship sank in the storm?", "Morning Harvest", "Morning Harvst", Grade.CORRECT, "spelling"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Brill and Alder", Grade.CORRECT, "text"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Alder and Carrow", Grade.INCORRECT, "text"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Alder and Brillmoor", Grade.UNGRADED, "text"),
+    ("Which peak did they climb first?", "Mount Orvel", "Mount Tarrin", Grade.INCORRECT, "text"),  # a kind word
+    ("Which peak did they climb first?", "Mount Orvel", "Orvel Ridge", Grade.UNGRADED, "text"),
 ])
 def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, grade: Grade, kind: str) -> None:
     outcome = _outcome(question, gold, answer)
