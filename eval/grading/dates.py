@@ -34,7 +34,7 @@ _MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{3,4})(?:\s*(?P<era>AD|CE|BCE|BC))?"
 _PATTERNS = [
-    re.compile(r"\b(?P<year>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d{1,2})-(?P<day>\d{1,2})\b"),
     re.compile(r"\b(?P<a>\d{1,2})[/.\-](?P<b>\d{1,2})[/.\-](?P<year>\d{4})\b"),
     re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?:in\s+)?{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
@@ -55,37 +55,21 @@ class DateValue:
     day: int | None = None
 
 
-def _valid(year: int | None, month: int | None, day: int | None) -> bool:
-    if month is not None and not 1 <= month <= 12:
-        return False
-    if day is not None:
+def _readings(match: re.Match[str]) -> list[DateValue]:
+    """The valid readings of a match: both of an ambiguous numeric date ("04/05/2010"), else one."""
+    g = {name: value for name, value in match.groupdict().items() if value}
+    year = (-1 if g.get("era", "").upper().startswith("B") else 1) * int(g["year"]) if "year" in g else None
+    month = g.get("mon") and (int(g["mon"]) if g["mon"].isdigit() else _MONTHS[g["mon"].lower()])
+    fields = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))} if "a" in g else {
+        (month, int(g["day"]) if "day" in g else None)}
+    readings = []
+    for month, day in fields:
         try:
-            date(year if year and year > 0 else 2000, month or 1, day)
+            date(year if year and year > 0 else 2000, month or 1, day or 1)
+            readings.append(DateValue(year, month, day))
         except ValueError:
-            return False
-    return True
-
-
-def _year(match: re.Match[str]) -> int | None:
-    text = match.groupdict().get("year")
-    if text is None:
-        return None
-    era = (match.groupdict().get("era") or "").upper()
-    return -int(text) if era.startswith("B") else int(text)
-
-
-def _readings(pattern_index: int, match: re.Match[str]) -> list[DateValue]:
-    groups = match.groupdict()
-    year = _year(match)
-    if pattern_index == 0:
-        return [DateValue(year, int(groups["m"]), int(groups["d"]))]
-    if pattern_index == 1:
-        a, b = int(groups["a"]), int(groups["b"])
-        readings = {DateValue(year, b, a), DateValue(year, a, b)}
-        return [r for r in readings if _valid(r.year, r.month, r.day)]
-    named_month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
-    named_day = int(groups["day"]) if groups.get("day") else None
-    return [DateValue(year, named_month, named_day)]
+            continue
+    return readings
 
 
 @dataclass(frozen=True)
@@ -102,13 +86,12 @@ def find_dates(text: str) -> list[DateMention]:
     text = spelled_to_digits(text)
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
-    for index, pattern in enumerate(_PATTERNS):
+    for pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < b and a < end for a, b in taken):
                 continue
-            readings = [r for r in _readings(index, match) if _valid(r.year, r.month, r.day)]
-            if readings:
+            if readings := _readings(match):
                 taken.append((start, end))
                 found.append(DateMention(tuple(readings), start, end))
     return sorted(found, key=lambda mention: mention.start)
