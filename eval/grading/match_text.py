@@ -251,12 +251,10 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
-    acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
-        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "ULindmark"
-        re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) is not None and answer[0].lower() == initials[0][0])
+    glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
-    if names_something(answer, said) and not acronym and not related(said, wanted) \
+    if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")

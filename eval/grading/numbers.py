@@ -211,20 +211,11 @@ def gold_quantity(gold: str) -> Quantity | None:
         return None
     if rest and rest[:1].isupper() and text.strip()[:1].isalpha():
         return None  # "Apollo 11", "Season 7": a name with a number, not a figure
-    return _measured_precision(quantity)
-
-
-_KEPT_FIGURES = 3  # significant figures a measured gold keeps however many zeros it ends with
-
-
-def _measured_precision(quantity: Quantity) -> Quantity:
-    """A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred).
-
-    Only for a whole figure with a unit and at least four digits, keeping three significant
-    figures: a count ("70,000 spectators") and a short figure ("100 °C") stay exact.
-    """
+    # A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred): only for a
+    # whole figure with a unit and four digits or more, keeping three significant figures; a count
+    # ("70,000 spectators") and a short figure ("100 °C") stay exact.
     digits = str(abs(int(quantity.value)))
-    zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - _KEPT_FIGURES)
+    zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - 3)
     whole = quantity.dimension is not None and quantity.step == 1 and quantity.value % 1 == 0
     return replace(quantity, step=Decimal(10) ** zeros) if whole and len(digits) >= 4 and zeros > 0 else quantity
 

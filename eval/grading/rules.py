@@ -37,7 +37,7 @@ from factprobe.eval.grading.match_text import (
     words,
 )
 from factprobe.eval.grading.match_values import compare_number, compare_pair
-from factprobe.eval.grading.reading import Candidates, Claim, Declined, Refusal, read_reply
+from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -130,11 +130,11 @@ class RuleGrader:
     def grade_sync(self, question: Question, answer: str | None) -> GradeOutcome:
         golds = question.gold_answers if question.answerable and question.answer else []
         reading = read_reply(answer, golds)
-        if isinstance(reading, Refusal):
+        if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
         if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
-        if isinstance(reading, Declined):
+        if isinstance(reading, Refusal):
             if declines_only(reading.context, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
@@ -142,10 +142,9 @@ class RuleGrader:
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
                 return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
-        if isinstance(reading, Candidates) and golds:
-            return self._candidates(reading, golds, question.question)
         if isinstance(reading, Candidates):
-            return self._outcome(Grade.UNGRADED, "several candidates for a question that has no answer")
+            return self._candidates(reading, golds, question.question) if golds else self._outcome(
+                Grade.UNGRADED, "several candidates for a question that has no answer")
         if not isinstance(reading, Claim):
             return self._outcome(Grade.UNGRADED, reading.reason)
         if not golds:
@@ -156,9 +155,9 @@ class RuleGrader:
         finding = compare_claim(reading.text, golds, question.question)
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
-            if self.hedging is HedgingPolicy.PENALIZE:
-                return self._outcome(Grade.INCORRECT, f"{finding.note}; hedged answer (policy: penalize)")
-            return self._outcome(grade, f"{finding.note}; hedged answer (policy: accept)")
+            penalize = self.hedging is HedgingPolicy.PENALIZE
+            return self._outcome(Grade.INCORRECT if penalize else grade,
+                                 f"{finding.note}; hedged answer (policy: {self.hedging.value})")
         return self._outcome(grade, finding.note)
 
     async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
