@@ -22,8 +22,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from factprobe.eval.grading.finding import Finding, Found
-from factprobe.eval.grading.match_text import content, head, words
+from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _MONTHS = {name: i for i, names in enumerate(

@@ -1,4 +1,5 @@
-"""Match kinds for names and other text: normalised text, initials, spelling variants, person names.
+"""Match kinds for names and other text: normalised text, initials, spelling variants, person names;
+and what a comparison under any match kind finds (`Found`, `Finding`).
 
 A claim is cut down to its head, the phrase that answers: a leading "It's"/"The answer is", the
 question restated before "is" ("The capital of Peru is Lima"), a leading preposition ("in Mali")
@@ -24,13 +25,53 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import Enum
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
 from factprobe.eval.core.normalize import strip_accents
-from factprobe.eval.grading.finding import Finding, Found
 from factprobe.eval.grading.spelled import spelled_to_digits
+
+
+class Found(str, Enum):
+    """The outcome of one comparison: the rule grader turns it into a grade."""
+
+    MATCH = "match"        # states the gold: CORRECT
+    CONFLICT = "conflict"  # states something the gold rules out: INCORRECT
+    VAGUE = "vague"        # a bound or period that holds the gold, committing to nothing: NOT_ATTEMPTED
+    UNSURE = "unsure"      # the rules cannot tell: UNGRADED, left to the judge
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A comparison's outcome, the match kind that found it and why (for the grade note)."""
+
+    found: Found
+    kind: str
+    detail: str
+
+    @property
+    def note(self) -> str:
+        return f"{self.kind}: {self.detail}"
+
+
+def combine(findings: list[Finding], notation: str = "") -> Finding:
+    """One finding over the gold and its aliases: a match with any wins; then undecided, vague, conflict.
+
+    A conflict stands only when the claim conflicts with every accepted answer; an alias written in
+    another notation than the claim (`notation`: that finding's detail) does not count when another
+    alias was compared.
+    """
+    compared = [finding for finding in findings if finding.detail != notation]
+    findings = compared or findings
+    for wanted in (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT):
+        for finding in findings:
+            if finding.found is wanted:
+                return finding
+    return Finding(Found.UNSURE, "text", "nothing to compare")
+
 
 _FUNCTION_WORDS = frozenset("a an the of in at on to for by and is was are were it its s this that which what who "
                             "whom whose where when how be been as from with called named".split())
@@ -260,4 +301,5 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
 
 
-__all__ = ["compare_text", "content", "head", "is_acronym", "names_something", "related", "words"]
+__all__ = ["Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym", "names_something",
+           "related", "words"]

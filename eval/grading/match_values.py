@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from factprobe.eval.grading.finding import Finding, Found
-from factprobe.eval.grading.match_text import content, head, words
+from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.numbers import (
     Quantity,
     Relation,

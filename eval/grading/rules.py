@@ -25,10 +25,12 @@ import re
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.dates import compare_date
-from factprobe.eval.grading.finding import Finding, Found, combine
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
+    Finding,
+    Found,
+    combine,
     compare_text,
     content,
     head,
