@@ -1,21 +1,16 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-1. `reading` takes the reply down to the one claim it commits to, a refusal, or the reason it
-   cannot (UNGRADED). A refusal with no guess is NOT_ATTEMPTED (kind `refusal`), and so is one whose
-   other statements hold no guess (`declines_only`); one beside a short guess, a figure or date the
-   gold rules out, is INCORRECT (graded by the guess). "X or Y": all wrong is INCORRECT, the gold among wrong ones
-   follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for SimpleQA Verified),
-   anything else UNGRADED.
-2. The claim is compared with the gold and each alias under the match kinds of `match_values`
-   (`pair`, `number`), `dates` (`date`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
-   with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
-   conflict with all INCORRECT, a bound, period or coarser date that holds the gold NOT_ATTEMPTED
-   (UNGRADED under a policy that grades granularity: `worldvqa`).
-3. A question with no answer: a refusal or a reply that opens by denying the premise is
-   NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
-
-Decided notes start with the match kind ("number: …"), UNGRADED ones with "undecided:". Knowledge
-(other names of a place or person, nicknames, a holiday's date) is the judge's, in cascade mode.
+`reading` takes the reply down to the one claim it commits to, a refusal or the reason it cannot
+(UNGRADED). A refusal is NOT_ATTEMPTED when nothing beside it may be a guess (`declines_only`), and
+INCORRECT beside a short figure or date the gold rules out. "X or Y": all wrong is INCORRECT, the
+gold among wrong ones follows the policy (`candidates`). A claim is compared with each accepted
+answer under the match kinds of `match_values` (`pair`, `number`), `dates` (`date`) and
+`match_text` (`text`, `initials`, `spelling`, `name`): a match with any is CORRECT (INCORRECT when
+hedged under `--hedging penalize`), a conflict with all INCORRECT, a bound, period or coarser date
+that holds the gold NOT_ATTEMPTED (UNGRADED under `worldvqa`, which grades granularity). A question
+with no answer (`unanswerable`): a refusal or a denied premise is NOT_ATTEMPTED, a named answer
+INCORRECT. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other names,
+nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
 from __future__ import annotations
