@@ -6,10 +6,14 @@ question restated before "is" ("The capital of Peru is Lima"), a leading preposi
 and the detail after a comma, bracket or dash go. Words are compared after normalisation (case,
 accents, punctuation, a plural "s", the words the question already says and a few function words).
 
-- `text`: the head's words are the gold's words (in order), or the same letters written apart.
+- `text`: the head's words are the gold's words (in order), or the same letters written apart; a
+  name's number written otherwise ("the Third" for "III") matches, another number conflicts; for a
+  question asking for two or more things, the gold's items in any order match, and an item
+  unrelated to every gold item conflicts.
 - `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
   may be skipped, as function words are in any language.
-- `spelling`: one word differs by a single letter in a word of seven letters or more.
+- `spelling`: one word differs by a single letter in a word of seven letters or more (six in a
+  name of several words that is not a person's), or is shortened ("St" for "Street").
 - `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
   the gold's surname (with or without its particles: "van"), with given names that agree as far as
   they go (initials either way, a shortening, middle names or leading initials dropped, one letter
@@ -18,7 +22,8 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 - The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
   as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
 - A short head that names something (not a description) and shares no word (beyond a particle),
-  letter pattern or acronym with the gold, nor writes it as a symbol, conflicts. Any other overlap
+  letter pattern or acronym with the gold (a kind word such as "Mount" is no overlap), nor writes
+  it as a symbol, conflicts. Any other overlap
   ("South Sudan", an added middle name) and any longer head are the judge's.
 """
 
