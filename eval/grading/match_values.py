@@ -62,12 +62,9 @@ def figures_text(text: str) -> str:
 
 def _gold_figure(gold: str) -> tuple[Quantity, set[str]] | None:
     """The gold's figure and the words beside it that are not its unit ("pairs" in "23 pairs")."""
-    text = figures_text(gold)
-    quantity = gold_quantity(text)
-    if quantity is None:
+    if (quantity := gold_quantity(text := figures_text(gold))) is None:
         return None
-    label = set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
-    return quantity, label
+    return quantity, set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
 
 
 _ACCEPTABLE = re.compile(r"\s*[(\[]?\s*acceptable\s+range\s*:?\s*(?:anything\s+)?(?:between\s+|from\s+)?"
@@ -76,8 +73,7 @@ _ACCEPTABLE = re.compile(r"\s*[(\[]?\s*acceptable\s+range\s*:?\s*(?:anything\s+)
 
 def _within_range(claim: str, gold: str, question: str) -> Finding | None:
     """A gold that states an acceptable range (SimpleQA Verified): a value inside it matches."""
-    stated = _ACCEPTABLE.search(gold)
-    if stated is None:
+    if (stated := _ACCEPTABLE.search(gold)) is None:
         return None
     bounds = find_ranges(figures_text(stated["range"].replace(" and ", " to ")))
     figure = _gold_figure(gold[:stated.start()])
@@ -97,11 +93,9 @@ def _within_range(claim: str, gold: str, question: str) -> Finding | None:
 
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure."""
-    ranged = _within_range(claim, gold, question)
-    if ranged is not None:
+    if (ranged := _within_range(claim, gold, question)) is not None:
         return ranged
-    figure = _gold_figure(gold)
-    if figure is None:
+    if (figure := _gold_figure(gold)) is None:
         return None
     wanted, label = figure
     unit = unit_asked(question)
@@ -136,11 +130,10 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.UNSURE, "number", f"words beside the figure ({' '.join(sorted(extra or label))})")
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")
-    if relation is Relation.MATCH:
-        return Finding(Found.MATCH, "number", "the gold's value to its last significant figure")
-    if relation is Relation.CONFLICT:
-        return Finding(Found.CONFLICT, "number", f"another value ({quantity.text.strip()})")
-    return Finding(Found.UNSURE, "number", "a figure coarser than the gold's")
+    outcome, why = {Relation.MATCH: (Found.MATCH, "the gold's value to its last significant figure"),
+                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})")}.get(
+        relation, (Found.UNSURE, "a figure coarser than the gold's"))
+    return Finding(outcome, "number", why)
 
 
 _PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
@@ -149,8 +142,7 @@ _PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)
 
 def _pair(text: str) -> tuple[int, int] | None:
     """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
-    match = _PAIR.match(spelled_to_digits(text).strip())
-    if match is None:
+    if (match := _PAIR.match(spelled_to_digits(text).strip())) is None:
         return None
     first, second = match[1], match[2]
     if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
