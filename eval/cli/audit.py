@@ -25,7 +25,6 @@ from factprobe.eval.grading.audit import (
     audit_summary,
     builtin_cases_path,
     grade_cases,
-    judge_calls_of,
     load_cases,
     resolved_grades,
 )
@@ -40,6 +39,7 @@ from factprobe.eval.grading.cascade import (
 from factprobe.eval.grading.judge import JudgeGrader
 from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
+from factprobe.eval.grading.service import GradingService
 from factprobe.eval.multiple_choice.audit import CHOICE_GRADERS, ChoiceAuditGrader
 from factprobe.eval.store.atomic import atomic_write_text
 
@@ -139,7 +139,7 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
             rows = asyncio.run(grade_cases(cases, grader, lambda: progress.advance(task)))
     else:
         rows = asyncio.run(grade_cases(cases, grader))
-    summary = {**audit_summary(rows, judge_calls_of(grader)), **f_delta_interval(rows), "cases": str(path),
+    summary = {**audit_summary(rows, GradingService(grader).judge_calls), **f_delta_interval(rows), "cases": str(path),
                "grader": grader.describe()}
     status = 0
     if args.per_case is not None:

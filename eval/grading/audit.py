@@ -157,11 +157,6 @@ class AuditRow:
         return {**self.fields, "grade": self.grade.value, "grader": self.grader, "grade_note": self.note}
 
 
-def judge_calls_of(grader: Grader) -> int:
-    """How many times the grader asked a judge model (0 for the rule grader)."""
-    return int(getattr(grader, "judge_calls", getattr(grader, "calls", 0)))
-
-
 async def grade_cases(cases: list[LoadedCase], grader: Grader,
                       on_graded: Callable[[], None] | None = None) -> list[AuditRow]:
     """Grade every case in order through the grading service (a grader that raises leaves the case

@@ -24,6 +24,7 @@ from factprobe.eval.grading.rules import RuleGrader
 
 GRADER_CHOICES = ("rules", "judge", "cascade")
 RULE_POLICIES = UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED  # --judge-prompt values the rule grader follows alone
+GRANULARITY_POLICIES = frozenset({"worldvqa"})  # a coarser answer is INCORRECT there: the rules leave it to the judge
 
 
 class GraderConfigError(ValueError):
@@ -101,7 +102,8 @@ def build_grader(choice: str | None, judge_model: ChatModel | None,
     """
     resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file, judge_labels)
     candidates = Grade.NOT_ATTEMPTED if judge_prompt in UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED else Grade.INCORRECT
-    rules = RuleGrader(hedging, candidates)
+    coarser = Grade.UNGRADED if judge_prompt in GRANULARITY_POLICIES else Grade.NOT_ATTEMPTED
+    rules = RuleGrader(hedging, candidates, coarser)
     if resolved == "rules" or judge_model is None:
         return rules
     judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt, prompt_file=prompt_file, labels=judge_labels)

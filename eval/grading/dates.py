@@ -1,11 +1,19 @@
-"""Dates in text, in the formats answers use, and their comparison with a gold date.
+"""The `date` match kind: dates in text and their comparison with a gold date.
 
 Read: ISO (2002-05-20), numeric day/month/year or month/day/year with / . or - (both readings kept
 when ambiguous), "20 May 2002", "the 20th of May, 2002", "May 20th, 2002", "May 2002", "20 May",
-a year ("1914", "44 BC") and spelled years ("nineteen fourteen"); a holiday's date is knowledge,
-left to the judge. Regular expressions rather than
-dateutil's parser: dateutil fills missing fields from a default date, and the grader needs to know
-which fields (year, month, day) an answer actually states.
+a year ("1914", "44 BC") and spelled years ("nineteen fourteen"); decades ("the 1880s", "the '80s"
+in the gold's century) and centuries ("19th century", "the nineteenth century"), each maybe early,
+mid or late; a bound ("after 1850", "before 1900"). A holiday's date is knowledge, left to the
+judge. Regular expressions rather than dateutil's parser: dateutil fills missing fields from a
+default date, and the grader needs to know which fields (year, month, day) an answer states.
+
+The gold is one date, or a year the question asks for (a full-date gold is read at the year when
+the question asks "what year"). Every field the gold states must agree (finer is fine); another
+date conflicts. A period or bound that holds the gold is vague (NOT_ATTEMPTED), one that excludes
+it conflicts; so is a coarser date that agrees as far as it goes (a year for a full date, or only
+the question's own year) with nothing beside it: it neither confirms nor contradicts the gold, as
+SimpleQA's grader has it. A coarser date beside other words, and several dates, are the judge's.
 """
 
 from __future__ import annotations
@@ -13,8 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
-from enum import Enum
 
+from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _MONTHS = {name: i for i, names in enumerate(
@@ -25,7 +33,7 @@ _MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{3,4})(?:\s*(?P<era>AD|CE|BCE|BC))?"
 _PATTERNS = [
-    re.compile(r"\b(?P<year>\d{4})-(?P<m>\d{1,2})-(?P<d>\d{1,2})\b"),
+    re.compile(r"\b(?P<year>\d{4})-(?P<mon>\d{1,2})-(?P<day>\d{1,2})\b"),
     re.compile(r"\b(?P<a>\d{1,2})[/.\-](?P<b>\d{1,2})[/.\-](?P<year>\d{4})\b"),
     re.compile(rf"\b(?:the\s+)?{_DAY}\s+(?:of\s+)?{_MONTH},?\s+(?:in\s+)?{_YEAR}\b", re.IGNORECASE),
     re.compile(rf"\b{_MONTH}\s+(?:the\s+)?{_DAY},?\s+{_YEAR}\b", re.IGNORECASE),
@@ -37,14 +45,6 @@ _PATTERNS = [
 ]
 
 
-class DateRelation(str, Enum):
-    """How an answer's date stands to the gold's."""
-
-    MATCH = "match"
-    COARSER = "coarser"      # right as far as it goes, but misses a field the gold has
-    CONFLICT = "conflict"
-
-
 @dataclass(frozen=True)
 class DateValue:
     """A date with the fields the text states (None where it does not)."""
@@ -54,37 +54,21 @@ class DateValue:
     day: int | None = None
 
 
-def _valid(year: int | None, month: int | None, day: int | None) -> bool:
-    if month is not None and not 1 <= month <= 12:
-        return False
-    if day is not None:
+def _readings(match: re.Match[str]) -> list[DateValue]:
+    """The valid readings of a match: both of an ambiguous numeric date ("04/05/2010"), else one."""
+    g = {name: value for name, value in match.groupdict().items() if value}
+    year = (-1 if g.get("era", "").upper().startswith("B") else 1) * int(g["year"]) if "year" in g else None
+    month = g.get("mon") and (int(g["mon"]) if g["mon"].isdigit() else _MONTHS[g["mon"].lower()])
+    fields = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))} if "a" in g else {
+        (month, int(g["day"]) if "day" in g else None)}
+    readings = []
+    for month, day in fields:
         try:
-            date(year if year and year > 0 else 2000, month or 1, day)
+            date(year if year and year > 0 else 2000, month or 1, day or 1)
+            readings.append(DateValue(year, month, day))
         except ValueError:
-            return False
-    return True
-
-
-def _year(match: re.Match[str]) -> int | None:
-    text = match.groupdict().get("year")
-    if text is None:
-        return None
-    era = (match.groupdict().get("era") or "").upper()
-    return -int(text) if era.startswith("B") else int(text)
-
-
-def _readings(pattern_index: int, match: re.Match[str]) -> list[DateValue]:
-    groups = match.groupdict()
-    year = _year(match)
-    if pattern_index == 0:
-        return [DateValue(year, int(groups["m"]), int(groups["d"]))]
-    if pattern_index == 1:
-        a, b = int(groups["a"]), int(groups["b"])
-        readings = {DateValue(year, b, a), DateValue(year, a, b)}
-        return [r for r in readings if _valid(r.year, r.month, r.day)]
-    named_month = _MONTHS[groups["mon"].lower()] if groups.get("mon") else None
-    named_day = int(groups["day"]) if groups.get("day") else None
-    return [DateValue(year, named_month, named_day)]
+            continue
+    return readings
 
 
 @dataclass(frozen=True)
@@ -101,39 +85,49 @@ def find_dates(text: str) -> list[DateMention]:
     text = spelled_to_digits(text)
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
-    for index, pattern in enumerate(_PATTERNS):
+    for pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
             if any(start < b and a < end for a, b in taken):
                 continue
-            readings = [r for r in _readings(index, match) if _valid(r.year, r.month, r.day)]
-            if readings:
+            if readings := _readings(match):
                 taken.append((start, end))
                 found.append(DateMention(tuple(readings), start, end))
     return sorted(found, key=lambda mention: mention.start)
 
 
-_DECADE = re.compile(r"\b(?P<year>\d{3}0)'?s\b")
-_CENTURY = re.compile(r"\b(?P<n>\d{1,2})(?:st|nd|rd|th)\s+century(?:\s+(?P<era>BC|BCE))?", re.IGNORECASE)
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+         "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth").split()
+_PART = r"(?:(?P<part>early|mid|middle|late)(?:\s+in)?[\s-]+)?"
+_DECADE = re.compile(_PART + r"(?:the\s+)?(?P<year>\d{3}0|'\d0)'?s\b", re.IGNORECASE)
+_CENTURY = re.compile(_PART + r"(?:the\s+)?(?P<n>\d{1,2}|" + "|".join(reversed(_ORDINALS)) +
+                      r")(?:st|nd|rd|th)?[\s-]+century(?:\s+(?P<era>BC|BCE))?", re.IGNORECASE)
+_BOUND = re.compile(r"\b(?P<side>after|later\s+than|before|earlier\s+than|prior\s+to)\s+(?:the\s+year\s+)?$",
+                    re.IGNORECASE)
 
 
-def _decade(year: int) -> tuple[int, int]:
-    """"the 1880s" -> (1880, 1889); "the 1900s" may mean the decade or the century: the wider reading."""
-    if year % 100 == 0:
-        return year, year + 99
-    return year, year + 9
+def _part(first: int, last: int, part: str | None) -> tuple[int, int]:
+    third = (last - first + 1) // 3
+    return {"early": (first, first + third), "late": (last - third, last), None: (first, last)}.get(
+        part, (first + third, last - third))
 
 
-def find_periods(text: str) -> list[tuple[int, int]]:
-    """Decades and centuries as year ranges: "the 1880s" -> (1880, 1889), "19th century" -> (1801, 1900)."""
-    text = spelled_to_digits(text)
-    periods = [_decade(int(m.group("year"))) for m in _DECADE.finditer(text)]
-    for match in _CENTURY.finditer(text):
-        number = int(match.group("n"))
-        if match.group("era"):
-            periods.append((-100 * number, -100 * (number - 1) - 1))
-        else:
-            periods.append((100 * (number - 1) + 1, 100 * number))
+def find_periods(text: str, century: int = 1900) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """Decades and centuries as (first, last) years and the spans an "early", "mid" or "late" names
+    (the whole period without one): "the 1880s" -> (1880, 1889, [(1880, 1889)]); "the '80s" is read
+    in `century`; "the 1900s" may mean the decade or the century: the wider period, either's part."""
+    periods = []
+    for match in [*_DECADE.finditer(text), *_CENTURY.finditer(text)]:
+        part = match["part"].lower() if match["part"] else None
+        if "n" in match.groupdict():
+            n = match["n"].lower()
+            n = int(n) if n.isdigit() else _ORDINALS.index(n) + 1
+            first, last = ((-100 * n, -100 * (n - 1) - 1) if match["era"] else (100 * (n - 1) + 1, 100 * n))
+            periods.append((first, last, [_part(first, last, part)]))
+            continue
+        year = int(match["year"].strip("'")) + (century if match["year"][0] == "'" else 0)
+        spans = [(year, year + 9)] + ([(year, year + 99)] if year % 100 == 0 else [])
+        periods.append((year, spans[-1][1], [_part(first, last, part) for first, last in spans]))
     return periods
 
 
@@ -150,19 +144,79 @@ def gold_date(gold: str) -> DateValue | None:
     return mention.readings[0]
 
 
-def relate_date(gold: DateValue, answer: DateValue, implied_years: set[int]) -> DateRelation:
-    """MATCH when every field the gold states agrees; a year the question names may be left out."""
+def _relate(gold: DateValue, answer: DateValue, implied_years: set[int]) -> Found:
+    """MATCH when every field the gold states agrees (a year the question names may be left out),
+    CONFLICT when a stated field differs, VAGUE when the answer stops short of the gold's precision."""
     year = answer.year if answer.year is not None else (gold.year if gold.year in implied_years else None)
-    for wanted, given in ((gold.year, year), (gold.month, answer.month), (gold.day, answer.day)):
-        if wanted is None:
-            continue
-        if given is None:
-            return DateRelation.COARSER if _agrees(gold, answer) else DateRelation.CONFLICT
-        if given != wanted:
-            return DateRelation.CONFLICT
-    return DateRelation.MATCH
+    fields = [(g, a) for g, a in ((gold.year, year), (gold.month, answer.month), (gold.day, answer.day))
+              if g is not None]
+    if any(a is not None and a != g for g, a in fields):
+        return Found.CONFLICT
+    return Found.VAGUE if any(a is None for _, a in fields) else Found.MATCH
 
 
-def _agrees(gold: DateValue, answer: DateValue) -> bool:
-    return all(g is None or a is None or g == a for g, a in
-               ((gold.year, answer.year), (gold.month, answer.month), (gold.day, answer.day)))
+def _precision(value: DateValue) -> str:
+    return "a full date" if value.day is not None else "a month" if value.month is not None else "a year"
+
+
+_SOMETIME = frozenset({"sometime", "some", "time", "year", "month", "day", "during"})
+
+
+def _only_dates(claim: str, question: str) -> bool:
+    """The claim's head holds nothing but dates (and words the question says): no detail beside them."""
+    answer, detail = head(spelled_to_digits(claim), question)
+    for mention in reversed(find_dates(answer)):
+        answer = answer[:mention.start] + " " + answer[mention.end:]
+    return not detail.strip(" .") and not set(content(answer, set(words(question)))) - _SOMETIME
+
+
+_ORDER = (Found.MATCH, Found.VAGUE, Found.CONFLICT)  # of one mention's readings, the best
+_YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+
+
+def _held(wanted: int, first: int, last: int, inner: list[tuple[int, int]], what: str) -> Finding:
+    """A period or bound against the gold's year: inside the part it names is vague, outside the
+    whole period a conflict, between the two the judge's."""
+    if any(low <= wanted <= high for low, high in inner):
+        return Finding(Found.VAGUE, "date", f"a {what} that holds the gold")
+    if not first <= wanted <= last:
+        return Finding(Found.CONFLICT, "date", f"a {what} that excludes the gold")
+    return Finding(Found.UNSURE, "date", f"a {what} near the gold's year")
+
+
+def compare_date(claim: str, gold: str, question: str) -> Finding | None:
+    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
+    wanted = gold_date(gold)
+    if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
+        return None
+    if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
+        wanted = DateValue(wanted.year)
+    text = spelled_to_digits(claim)
+    asked = {reading for mention in find_dates(question) for reading in mention.readings}
+    stated = find_dates(text)
+    mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]
+    periods = find_periods(text, (wanted.year or 1900) // 100 * 100)
+    if len(mentions) == 1 and wanted.year is not None and mentions[0].readings[0].year is not None and (
+            bound := _BOUND.search(text[:mentions[0].start])):
+        year = mentions[0].readings[0].year
+        after = bound["side"].lower() in ("after", "later than")
+        return _held(wanted.year, *((year, 10 ** 4) if after else (-10 ** 4, year)),
+                     [(year + 1, 10 ** 4) if after else (-10 ** 4, year - 1)], "bound")
+    if not mentions:
+        if len(periods) == 1 and wanted.year is not None:
+            return _held(wanted.year, *periods[0], "period")
+        if stated and not periods and _only_dates(claim, question):
+            return Finding(Found.VAGUE, "date", "coarser than the gold: only the question's own date")
+        return Finding(Found.UNSURE, "date", "no date" if not periods else "several periods")
+    years = {reading.year for reading in asked if reading.year is not None}
+    found = [min((_relate(wanted, r, years) for r in m.readings), key=_ORDER.index) for m in mentions]
+    if found == [Found.MATCH] * len(found):
+        return Finding(Found.MATCH, "date", "agrees with every field the gold states")
+    if found == [Found.CONFLICT]:
+        return Finding(Found.CONFLICT, "date", "another date")
+    if found == [Found.VAGUE] and _only_dates(claim, question):
+        return Finding(Found.VAGUE, "date", f"coarser than the gold ({_precision(mentions[0].readings[0])} for "
+                                            f"{_precision(wanted)}), agreeing as far as it goes")
+    return Finding(Found.UNSURE, "date", "less precise than the gold, beside other words" if len(found) == 1
+                   else "several dates")

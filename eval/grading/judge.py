@@ -76,12 +76,6 @@ def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset(),
     return _unread(what, scheme)
 
 
-def parse_judge_reply(text: str) -> Grade | None:
-    """The grade of a well-formed reply, or None when it has none (see `read_judge_reply`)."""
-    reading = read_judge_reply(text)
-    return None if reading.grade is Grade.UNGRADED else reading.grade
-
-
 class JudgeGrader:
     """Grades with a model (`--judge MODEL`) under one of the judge policies (`--judge-prompt`). With
     `--judge-media frames` the run hands it a model that adds the question's frames to its prompt

@@ -44,8 +44,7 @@ _LABELS = """Labels
   Wording, capitalisation, word order and extra compatible detail do not matter; an answer more
   specific than the gold answer is fine.
 - INCORRECT: the answer commits to something the gold answer rules out: another person, place,
-  value or date; a coarser answer offered as the answer ("a dog" when the gold is "Bichon Frise",
-  "1969" when the gold is a full date); or several candidates of which one is wrong.
+  value or date; or several candidates of which one is wrong.
 - NOT_ATTEMPTED: the answer does not commit to the key information and contradicts nothing: a
   refusal, a request for more context, or a remark too vague to check."""
 
@@ -76,7 +75,8 @@ Worked examples (question: "Which city hosted the 1992 Summer Olympics?", gold: 
 - "Either Madrid or Barcelona." -> INCORRECT: one of the candidates is wrong.
 - "Not Madrid; it was Barcelona." -> CORRECT: the claim is Barcelona.
 - "Seville, I think, though I'm not certain." -> INCORRECT: a hedge around a wrong city.
-- "Spain." -> INCORRECT: a country offered where a city was asked, coarser than the gold.
+- "Spain." -> NOT_ATTEMPTED: coarser than the gold (a country for a city; "1992" for a full date
+  likewise) and nothing in it is wrong, so it neither confirms nor contradicts the gold answer.
 - "It was a large Spanish city, but I can't recall which one." -> NOT_ATTEMPTED: vague, and
   nothing in it is wrong.
 - "I don't have that information." -> NOT_ATTEMPTED."""
@@ -167,10 +167,10 @@ class JudgePolicy:
 
 
 JUDGE_POLICIES: dict[str, JudgePolicy] = {
-    "simpleqa": JudgePolicy("simpleqa", "2", _SIMPLEQA_RULES),
-    "videosimpleqa": JudgePolicy("videosimpleqa", "2", _SIMPLEQA_RULES, hedging=HedgingPolicy.PENALIZE),
-    "worldvqa": JudgePolicy("worldvqa", "2", _WORLDVQA_RULES),
-    "simpleqa-verified": JudgePolicy("simpleqa-verified", "1", _VERIFIED_RULES),
+    "simpleqa": JudgePolicy("simpleqa", "3", _SIMPLEQA_RULES),
+    "videosimpleqa": JudgePolicy("videosimpleqa", "3", _SIMPLEQA_RULES, hedging=HedgingPolicy.PENALIZE),
+    "worldvqa": JudgePolicy("worldvqa", "3", _WORLDVQA_RULES),
+    "simpleqa-verified": JudgePolicy("simpleqa-verified", "2", _VERIFIED_RULES),
 }
 # Policies under which several candidates the answer does not commit to are NOT_ATTEMPTED (the rules follow).
 UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED = frozenset({"simpleqa-verified"})

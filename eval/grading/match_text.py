@@ -1,14 +1,19 @@
-"""Match kinds for names and other text: normalised text, initials, spelling variants, person names.
+"""Match kinds for names and other text: normalised text, initials, spelling variants, person names;
+and what a comparison under any match kind finds (`Found`, `Finding`).
 
 A claim is cut down to its head, the phrase that answers: a leading "It's"/"The answer is", the
 question restated before "is" ("The capital of Peru is Lima"), a leading preposition ("in Mali")
 and the detail after a comma, bracket or dash go. Words are compared after normalisation (case,
 accents, punctuation, a plural "s", the words the question already says and a few function words).
 
-- `text`: the head's words are the gold's words (in order), or the same letters written apart.
+- `text`: the head's words are the gold's words (in order), or the same letters written apart; a
+  name's number written otherwise ("the Third" for "III") matches, another number conflicts; for a
+  question asking for two or more things, the gold's items in any order match, and an item
+  unrelated to every gold item conflicts.
 - `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
   may be skipped, as function words are in any language.
-- `spelling`: one word differs by a single letter in a word of seven letters or more.
+- `spelling`: one word differs by a single letter in a word of seven letters or more (six in a
+  name of several words that is not a person's), or is shortened ("St" for "Street").
 - `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
   the gold's surname (with or without its particles: "van"), with given names that agree as far as
   they go (initials either way, a shortening, middle names or leading initials dropped, one letter
@@ -17,20 +22,61 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 - The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
   as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
 - A short head that names something (not a description) and shares no word (beyond a particle),
-  letter pattern or acronym with the gold, nor writes it as a symbol, conflicts. Any other overlap
+  letter pattern or acronym with the gold (a kind word such as "Mount" is no overlap), nor writes
+  it as a symbol, conflicts. Any other overlap
   ("South Sudan", an added middle name) and any longer head are the judge's.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import Enum
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
 from factprobe.eval.core.normalize import strip_accents
-from factprobe.eval.grading.finding import Finding, Found
 from factprobe.eval.grading.spelled import spelled_to_digits
+
+
+class Found(str, Enum):
+    """The outcome of one comparison: the rule grader turns it into a grade."""
+
+    MATCH = "match"        # states the gold: CORRECT
+    CONFLICT = "conflict"  # states something the gold rules out: INCORRECT
+    VAGUE = "vague"        # a bound or period that holds the gold, committing to nothing: NOT_ATTEMPTED
+    UNSURE = "unsure"      # the rules cannot tell: UNGRADED, left to the judge
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A comparison's outcome, the match kind that found it and why (for the grade note)."""
+
+    found: Found
+    kind: str
+    detail: str
+
+    @property
+    def note(self) -> str:
+        return f"{self.kind}: {self.detail}"
+
+
+def combine(findings: list[Finding], notation: str = "") -> Finding:
+    """One finding over the gold and its aliases: a match with any wins; then undecided, vague, conflict.
+
+    A conflict stands only when the claim conflicts with every accepted answer; an alias written in
+    another notation than the claim (`notation`: that finding's detail) does not count when another
+    alias was compared.
+    """
+    compared = [finding for finding in findings if finding.detail != notation]
+    findings = compared or findings
+    for wanted in (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT):
+        for finding in findings:
+            if finding.found is wanted:
+                return finding
+    return Finding(Found.UNSURE, "text", "nothing to compare")
+
 
 _FUNCTION_WORDS = frozenset("a an the of in at on to for by and is was are were it its s this that which what who "
                             "whom whose where when how be been as from with called named".split())
@@ -103,14 +149,33 @@ def is_acronym(letters: str, phrase: list[str]) -> bool:
     return len(first) <= 4 and is_acronym(letters, rest)
 
 
-def _spelling_variant(claim: list[str], gold: list[str], shortest: int) -> bool:
-    """Same words but one, which differs by one letter and has at least `shortest` letters."""
-    if len(claim) != len(gold):
-        return False
-    differing = [(a, b) for a, b in zip(claim, gold) if a != b]
-    return len(differing) == 1 and all(
-        min(len(a), len(b)) >= shortest and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1
-        for a, b in differing)
+def _numeral(word: str) -> int | str | None:
+    """A word that is a number: digits, a Roman numeral, an ordinal word, or a code holding digits ("221b")."""
+    return int(word) if word.isdigit() else _NUMERALS.get(word, word if any(c.isdigit() for c in word) else None)
+
+
+def _word_apart(said: list[str], wanted: list[str], person: bool) -> Finding | None:
+    """The same words but one, which is the gold's number written otherwise or another number
+    ("Nicholas the Second", "Luna 20"), one letter off in a long word (six letters in a name of
+    several words that is not a person's, seven otherwise), or shortened ("St" for "Street")."""
+    differing = [(a, b) for a, b in zip(said, wanted) if a != b]
+    if len(said) != len(wanted) or len(differing) != 1:
+        return None
+    (a, b), several = differing[0], len(said) > 1 and not person
+    if len(said) > 1 and _numeral(a) is not None and _numeral(b) is not None:
+        same = _numeral(a) == _numeral(b)
+        return Finding(Found.MATCH if same else Found.CONFLICT, "text", "the gold's name with "
+                       + ("its number written otherwise" if same else f"another number ({a})"))
+    if min(len(a), len(b)) >= _LONG_WORD - several and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1:
+        return Finding(Found.MATCH, "spelling", "one letter differs in one word")
+    if several and 2 <= len(a) <= 3 and len(b) > len(a) + 1 and a[0] == b[0] and re.search(".*".join(a), b):
+        return Finding(Found.MATCH, "spelling", f"a word shortened ({a} for {b})")
+    return None
+
+
+_NUMERALS = {word: number for words in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx",
+                                         "first second third fourth fifth sixth seventh eighth ninth tenth")
+             for number, word in enumerate(words.split(), start=1)}
 
 
 NOTATION = "one is written as a symbol or numeral, the other as a word (only knowledge can tell)"
@@ -120,9 +185,15 @@ def _symbol(words: list[str]) -> bool:
     return len(words) == 1 and (len(words[0]) <= 2 or any(c.isdigit() for c in words[0]))
 
 
+# Words that name a kind of thing, not which one: "Mount Kenya" shares nothing with "Mount Kilimanjaro".
+_KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley "
+                   "university college animation studio company corporation".split())
+
+
 def related(claim: list[str], gold: list[str]) -> bool:
-    """Any overlap short of a match: a shared word, a word inside another, alike words, an acronym."""
-    claim, gold = [w for w in claim if w not in _PARTICLES], [w for w in gold if w not in _PARTICLES]
+    """Any overlap short of a match: a shared word (beyond a particle or a kind of thing), a word
+    inside another, alike words, an acronym."""
+    claim, gold = ([w for w in text if w not in _PARTICLES and w not in _KINDS] or text for text in (claim, gold))
     if not claim or not gold:
         return False
     if ratio("".join(claim), "".join(gold)) >= _RELATED:
@@ -181,6 +252,23 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
+_SEVERAL = re.compile(r"\b(?:two|three|four|both)\b", re.IGNORECASE)
+_ITEM_BREAK = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", re.IGNORECASE)
+
+
+def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
+    """For a question asking for several things, a gold listing them ("X and Y") against a claim
+    listing as many: the same items in any order match; one that is no item's kind of variant conflicts."""
+    said, wanted = ([content(item, implied) for item in _ITEM_BREAK.split(text)] for text in (answer, gold))
+    if len(wanted) < 2 or len(said) != len(wanted):
+        return None
+    if sorted(said) == sorted(wanted):
+        return Finding(Found.MATCH, "text", "the gold's items in another order")
+    if all(item in wanted or not any(related(item, other) for other in wanted) for item in said):
+        return Finding(Found.CONFLICT, "text", "an item the gold does not hold")
+    return None
+
+
 def compare_text(claim: str, gold: str, question: str) -> Finding:
     """The claim's head compared with one gold answer written as text."""
     implied = set(words(question))
@@ -196,25 +284,27 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
-    if _spelling_variant(said, wanted, shortest=_LONG_WORD):
-        return Finding(Found.MATCH, "spelling", "one letter differs in one word")
-    if (_PERSON.search(question) or _TITLED.match(answer)) and (how := _name(said, wanted)):
+    person = bool(_PERSON.search(question) or _TITLED.match(answer))
+    if apart := _word_apart(said, wanted, person):
+        return apart
+    if person and (how := _name(said, wanted)):
         return Finding(Found.MATCH, "name", how)
+    if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
+        return items
     other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
     if other and content(other[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
-    acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
-        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "ULindmark"
-        re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) is not None and answer[0].lower() == initials[0][0])
+    glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
-    if names_something(answer, said) and not acronym and not related(said, wanted) \
+    if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
 
 
-__all__ = ["compare_text", "content", "head", "is_acronym", "names_something", "related", "words"]
+__all__ = ["Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym", "names_something",
+           "related", "words"]

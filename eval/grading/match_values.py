@@ -1,4 +1,4 @@
-"""Match kinds for values: pairs of figures, numbers with units and tolerance, dates at the gold's precision.
+"""Match kinds for values: pairs of figures, numbers with units and tolerance (dates: `dates`).
 
 - `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
   "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
@@ -8,10 +8,6 @@
   (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
   the gold is vague; a coarser exact figure, several figures or another figure in the detail are
   the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
-- `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
-  year when the question asks "what year"). Every field the gold states must agree (finer is
-  fine); another date conflicts; a decade or century that holds the gold is vague; a coarser date
-  (offered as the answer, or only restating the question's year) and several dates are the judge's.
 """
 
 from __future__ import annotations
@@ -19,9 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
-from factprobe.eval.grading.finding import Finding, Found
-from factprobe.eval.grading.match_text import content, head, words
+from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.numbers import (
     Quantity,
     Relation,
@@ -37,7 +31,6 @@ from factprobe.eval.grading.spelled import spelled_to_digits
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(\.\d+)?(?![\d:])")
 _JOINER = re.compile(r"\s*(?:,|and)?\s*", re.IGNORECASE)
 _ROUGH_QUESTION = re.compile(r"\b(?:roughly|approximately|approx|estimated|(?:about|around)\s+how)\b", re.IGNORECASE)
-_YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
 _APPROXIMATORS = frozenset("about around approximately roughly nearly almost some circa over under more less than "
                            "fewer least most up just exactly precisely minus negative".split())
 
@@ -69,12 +62,9 @@ def figures_text(text: str) -> str:
 
 def _gold_figure(gold: str) -> tuple[Quantity, set[str]] | None:
     """The gold's figure and the words beside it that are not its unit ("pairs" in "23 pairs")."""
-    text = figures_text(gold)
-    quantity = gold_quantity(text)
-    if quantity is None:
+    if (quantity := gold_quantity(text := figures_text(gold))) is None:
         return None
-    label = set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
-    return quantity, label
+    return quantity, set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
 
 
 _ACCEPTABLE = re.compile(r"\s*[(\[]?\s*acceptable\s+range\s*:?\s*(?:anything\s+)?(?:between\s+|from\s+)?"
@@ -83,8 +73,7 @@ _ACCEPTABLE = re.compile(r"\s*[(\[]?\s*acceptable\s+range\s*:?\s*(?:anything\s+)
 
 def _within_range(claim: str, gold: str, question: str) -> Finding | None:
     """A gold that states an acceptable range (SimpleQA Verified): a value inside it matches."""
-    stated = _ACCEPTABLE.search(gold)
-    if stated is None:
+    if (stated := _ACCEPTABLE.search(gold)) is None:
         return None
     bounds = find_ranges(figures_text(stated["range"].replace(" and ", " to ")))
     figure = _gold_figure(gold[:stated.start()])
@@ -104,11 +93,9 @@ def _within_range(claim: str, gold: str, question: str) -> Finding | None:
 
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure."""
-    ranged = _within_range(claim, gold, question)
-    if ranged is not None:
+    if (ranged := _within_range(claim, gold, question)) is not None:
         return ranged
-    figure = _gold_figure(gold)
-    if figure is None:
+    if (figure := _gold_figure(gold)) is None:
         return None
     wanted, label = figure
     unit = unit_asked(question)
@@ -129,7 +116,8 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
     extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
     relation = relate(wanted, quantity)
-    others = {relate(wanted, q) for q in find_quantities(detail)} - {Relation.INCOMPARABLE}
+    others = {relate(wanted, q) for q in find_quantities(detail)  # "…, set in 2009": a year, not a measure
+              if not (q.looks_like_year and wanted.dimension)} - {Relation.INCOMPARABLE}
     if others and others != {relation}:  # "4,806 m (15,768 ft)" restates; "270 — 206 is …" does not
         return Finding(Found.UNSURE, "number", "another figure in the detail")
     same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)
@@ -142,11 +130,10 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.UNSURE, "number", f"words beside the figure ({' '.join(sorted(extra or label))})")
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")
-    if relation is Relation.MATCH:
-        return Finding(Found.MATCH, "number", "the gold's value to its last significant figure")
-    if relation is Relation.CONFLICT:
-        return Finding(Found.CONFLICT, "number", f"another value ({quantity.text.strip()})")
-    return Finding(Found.UNSURE, "number", "a figure coarser than the gold's")
+    outcome, why = {Relation.MATCH: (Found.MATCH, "the gold's value to its last significant figure"),
+                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})")}.get(
+        relation, (Found.UNSURE, "a figure coarser than the gold's"))
+    return Finding(outcome, "number", why)
 
 
 _PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
@@ -155,8 +142,7 @@ _PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)
 
 def _pair(text: str) -> tuple[int, int] | None:
     """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
-    match = _PAIR.match(spelled_to_digits(text).strip())
-    if match is None:
+    if (match := _PAIR.match(spelled_to_digits(text).strip())) is None:
         return None
     first, second = match[1], match[2]
     if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
@@ -177,38 +163,4 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
 
 
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
-
-
-def compare_date(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
-    wanted = gold_date(gold)
-    if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
-        return None
-    if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
-        wanted = DateValue(wanted.year)
-    asked = {reading for mention in find_dates(question) for reading in mention.readings}
-    years = {reading.year for reading in asked if reading.year is not None}
-    mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
-    if not mentions:
-        periods = find_periods(claim)
-        if not periods or wanted.year is None:
-            return Finding(Found.UNSURE, "date", "no date")
-        holds = all(first <= wanted.year <= last for first, last in periods)
-        return Finding(Found.VAGUE if holds else Found.CONFLICT, "date",
-                       "a period that holds the gold" if holds else "a period that excludes the gold")
-    relations = []
-    for mention in mentions:
-        found = {relate_date(wanted, reading, years) for reading in mention.readings}
-        relations.append(next(r for r in (DateRelation.MATCH, DateRelation.COARSER, DateRelation.CONFLICT)
-                              if r in found))
-    if all(r is DateRelation.MATCH for r in relations):
-        return Finding(Found.MATCH, "date", "agrees with every field the gold states")
-    if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
-        return Finding(Found.CONFLICT, "date", "another date")
-    if len(relations) == 1:  # offered as the answer (INCORRECT for SimpleQA's judge) or only context: the judge's
-        return Finding(Found.UNSURE, "date", "less precise than the gold")
-    return Finding(Found.UNSURE, "date", "several dates")
-
-
-__all__ = ["compare_date", "compare_number", "compare_pair", "figures_text"]
+__all__ = ["compare_number", "compare_pair", "figures_text"]

@@ -109,22 +109,12 @@ class Quantity:
     def base(self) -> Decimal:
         return (self.value + self.offset) * self.factor
 
-    @property
-    def base_step(self) -> Decimal:
-        return self.step * self.factor
 
-
-def _digits(integer: str) -> str:
-    """The integer part without thousands separators (commas or spaces)."""
-    return re.sub(r"[,\s]", "", integer)
-
-
-def _step(integer: str, fraction: str | None, coarse_zeros: bool) -> Decimal:
+def _step(digits: str, fraction: str | None, coarse_zeros: bool) -> Decimal:
+    """The place of the last significant figure; trailing zeros count only when not `coarse_zeros`."""
     if fraction:
         return Decimal(1).scaleb(-len(fraction))
-    digits = _digits(integer)
-    zeros = len(digits) - len(digits.rstrip("0")) if coarse_zeros and digits.strip("0") else 0
-    return Decimal(1).scaleb(zeros)
+    return Decimal(1).scaleb(len(digits) - len(digits.rstrip("0")) if coarse_zeros and digits.strip("0") else 0)
 
 
 def find_quantities(text: str) -> list[Quantity]:
@@ -136,9 +126,10 @@ def find_quantities(text: str) -> list[Quantity]:
         before = text[:start]
         if before[-1:].isalnum() or before[-1:] in "/." and before[-2:-1].isdigit():
             continue  # part of a code or a date
-        if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]):
-            continue  # "21st"; the "0" of "0xFF" or "0b1010"
-        integer, mult = match.group("int"), match.group("mult")
+        if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]) or (
+                not match.group("unit") and text[match.end():match.end() + 1].isalpha()):
+            continue  # "21st"; the "0" of "0xFF" or "0b1010"; a code ("221B")
+        integer, mult = re.sub(r"[,\s]", "", match.group("int")), match.group("mult")
         fraction = match.group("frac") or match.group("cfrac")  # "3,14159": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
         exponent = match.group("exp") or match.group("exp2")
@@ -150,14 +141,14 @@ def find_quantities(text: str) -> list[Quantity]:
             unit, multiplier = "", Decimal(10) ** 6
         approx = bool(APPROXIMATE.search(before[-25:]))
         coarse = approx or multiplier != 1 or bool(exponent)
-        value = Decimal(_digits(integer) + ("." + fraction if fraction else "")) * multiplier
+        value = Decimal(integer + ("." + fraction if fraction else "")) * multiplier
         if re.search(r"(?:^|[\s(])[-−]$|\b(?:minus|negative)\s+$", before, re.IGNORECASE):
             value = -value  # "-40 °C", "minus 40 °C"; not the dash of a range ("10-12")
         step = _step(integer, fraction, coarse) * multiplier
         unit_key = unit or (currency or "").lower()
         dimension, factor = _UNITS.get(unit_key, (None, Decimal(1)))
         bound = "lower" if LOWER_BOUND.search(before[-25:]) else "upper" if UPPER_BOUND.search(before[-25:]) else None
-        year_like = (not fraction and not mult and not unit and not currency and integer.isdigit()
+        year_like = (not fraction and not mult and not unit and not currency and match.group("int").isdigit()
                      and len(integer) == 4 and 1000 <= int(integer) <= 2100)
         found.append(Quantity(value, step, dimension, factor, approx, bound, year_like,
                               start, match.end(), text[start:match.end()].strip(), _OFFSETS.get(unit_key, Decimal(0))))
@@ -220,35 +211,13 @@ def gold_quantity(gold: str) -> Quantity | None:
         return None
     if rest and rest[:1].isupper() and text.strip()[:1].isalpha():
         return None  # "Apollo 11", "Season 7": a name with a number, not a figure
-    return _measured_precision(quantity)
-
-
-_KEPT_FIGURES = 3  # significant figures a measured gold keeps however many zeros it ends with
-
-
-def _measured_precision(quantity: Quantity) -> Quantity:
-    """A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred).
-
-    Only for a whole figure with a unit and at least four digits, keeping three significant
-    figures: a count ("70,000 spectators") and a short figure ("100 °C") stay exact.
-    """
-    if quantity.dimension is None or quantity.step != 1 or quantity.value != quantity.value.to_integral_value():
-        return quantity
+    # A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred): only for a
+    # whole figure with a unit and four digits or more, keeping three significant figures; a count
+    # ("70,000 spectators") and a short figure ("100 °C") stay exact.
     digits = str(abs(int(quantity.value)))
-    zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - _KEPT_FIGURES)
-    if len(digits) < 4 or zeros <= 0:
-        return quantity
-    return replace(quantity, step=Decimal(10) ** zeros)
-
-
-def _half(step: Decimal) -> Decimal:
-    return step / 2
-
-
-def _figures_needed(gold: Quantity) -> int:
-    """Significant figures a converted answer needs: the gold's, one fewer from three on (324 m for 1,063 ft)."""
-    figures = significant_figures(gold.value, gold.step, trailing_zeros=False)
-    return figures - 1 if figures >= 3 else figures
+    zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - 3)
+    whole = quantity.dimension is not None and quantity.step == 1 and quantity.value % 1 == 0
+    return replace(quantity, step=Decimal(10) ** zeros) if whole and len(digits) >= 4 and zeros > 0 else quantity
 
 
 def relate(gold: Quantity, answer: Quantity) -> Relation:
@@ -257,22 +226,23 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.INCOMPARABLE
     factor, offset = (gold.factor, gold.offset) if answer.dimension is None else (answer.factor, answer.offset)
     value, step = (answer.value + offset) * factor, answer.step * factor
-    target, target_step = gold.base, gold.base_step
-    tolerance = target_step * Decimal("1e-9")
+    target, target_step = gold.base, gold.step * gold.factor
+    half, tolerance = target_step / 2, target_step * Decimal("1e-9")
     if answer.bound == "lower":
         return Relation.BOUND_OK if target > value else Relation.CONFLICT
     if answer.bound == "upper":
         return Relation.BOUND_OK if target < value else Relation.CONFLICT
-    if abs(value - target) <= _half(target_step) + tolerance and step <= target_step + tolerance:
+    if abs(value - target) <= half + tolerance and step <= target_step + tolerance:
         return Relation.MATCH
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
     if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:
         return Relation.MATCH  # a whole number of a larger unit, exactly the gold ("3 bytes" for 24 bits)
-    if converted and abs(value - target) <= _half(target_step) + _half(step) + tolerance \
-            and significant_figures(answer.value, answer.step) >= _figures_needed(gold):
+    needed = significant_figures(gold.value, gold.step, trailing_zeros=False)  # one fewer from three on:
+    if converted and abs(value - target) <= half + step / 2 + tolerance and significant_figures(  # 324 m, 1,063 ft
+            answer.value, answer.step) >= needed - (needed >= 3):
         return Relation.MATCH  # a conversion about as precise as the gold, in significant figures
-    if abs(value - target) <= _half(step) + _half(target_step) + tolerance and step > target_step:
+    if abs(value - target) <= half + step / 2 + tolerance and step > target_step:
         return Relation.COARSER
     return Relation.CONFLICT
 

@@ -60,16 +60,12 @@ _REFUSAL = re.compile(
     r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
-# "about 4,900 m", "more than 50k": an approximate or bounded figure.
-APPROXIMATE = re.compile(
-    r"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|over|under|more\s+than|close\s+to"
-    r"|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|upwards\s+of|estimated|an\s+estimated|~"
-    r"|several|a\s+few|many)\s*$",
-    re.IGNORECASE,
-)
-# "several hundred thousand" says only "more than a hundred thousand"
-LOWER_BOUND = re.compile(r"\b(over|more\s+than|at\s+least|upwards\s+of|several|a\s+few|many)\s*$", re.IGNORECASE)
-UPPER_BOUND = re.compile(r"\b(under|less\s+than|fewer\s+than|at\s+most|up\s+to)\s*$", re.IGNORECASE)
+# "more than 50k", "under 300": a bound ("several hundred thousand" says "more than a hundred thousand").
+_LOWER = r"over|more\s+than|at\s+least|upwards\s+of|several|a\s+few|many"
+_UPPER = r"under|less\s+than|fewer\s+than|at\s+most|up\s+to"
+LOWER_BOUND, UPPER_BOUND = (re.compile(rf"\b({words})\s*$", re.IGNORECASE) for words in (_LOWER, _UPPER))
+APPROXIMATE = re.compile(rf"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|close\s+to"
+                         rf"|estimated|an\s+estimated|~|{_LOWER}|{_UPPER})\s*$", re.IGNORECASE)
 
 
 def _plain(text: str) -> str:

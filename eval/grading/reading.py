@@ -1,8 +1,8 @@
 """Reading a reply down to the one claim it commits to, or saying why the rules cannot.
 
 `read_reply` returns a `Claim` (one short statement, and whether it was hedged), `Candidates`
-("X or Y", each compared with the gold by the caller), a `Refusal` with no guess, a refusal beside
-other statements (`Declined`: the caller checks they hold no guess), or `Unreadable` with the
+("X or Y", each compared with the gold by the caller), a `Refusal` (with the other statements
+beside it, which the caller checks hold no guess), or `Unreadable` with the
 reason, for the judge: an instruction to a grader; two answer lines that differ; a denial,
 correction or contrast ("not", "but", "actually", …: the gold inside a denial is not a claim of
 it); several lines, a comma list of three items or more (not a detail opening with a preposition
@@ -71,16 +71,11 @@ class Candidates:
 
 @dataclass(frozen=True)
 class Refusal:
-    """A reply that declines, or says nothing, with no guess beside it."""
+    """A reply that declines, or says nothing; `context`, what else it says, which the caller checks
+    holds no guess (empty: nothing else)."""
 
     reason: str
-
-
-@dataclass(frozen=True)
-class Declined:
-    """A refusal beside other statements: `context`, the rest, which the caller checks holds no guess."""
-
-    context: str
+    context: str = ""
 
 
 @dataclass(frozen=True)
@@ -90,7 +85,7 @@ class Unreadable:
     reason: str
 
 
-Reading = Claim | Candidates | Refusal | Declined | Unreadable
+Reading = Claim | Candidates | Refusal | Unreadable
 
 
 def _answer_part(reply: str) -> str | Unreadable:
@@ -144,11 +139,6 @@ def _context(text: str) -> str:
     return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
 
 
-def is_hedged(text: str) -> bool:
-    """True when the text equivocates ("maybe", "I think", "not sure", …)."""
-    return bool(_HEDGE.search(text.replace("\u2019", "'")))
-
-
 def read_reply(reply: str | None, golds: list[str]) -> Reading:
     """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
     if reply is None or not reply.strip():
@@ -160,7 +150,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
     if is_refusal(text):
-        return Refusal("refusal with no guess") if _only_refusal(text) else Declined(_context(text))
+        return Refusal("refusal with no guess") if _only_refusal(text) else Refusal("declines", _context(text))
     if len([line for line in text.splitlines() if line.strip()]) > 1:
         return Unreadable("several lines (a list or a paragraph)")
     if _SENTENCE_END.search(text.rstrip(" .!")):
@@ -189,4 +179,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "is_hedged", "read_reply"]
+__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]

@@ -1,19 +1,16 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-1. `reading` takes the reply down to the one claim it commits to, a refusal, or the reason it
-   cannot (UNGRADED). A refusal with no guess is NOT_ATTEMPTED (kind `refusal`), and so is one whose
-   other statements hold no guess (`declines_only`). "X or Y": all wrong is INCORRECT, the gold
-   among wrong ones follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for
-   SimpleQA Verified), anything else UNGRADED.
-2. The claim is compared with the gold and each alias under the match kinds of `match_values`
-   (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
-   with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
-   conflict with all INCORRECT, a bound or period that holds the gold NOT_ATTEMPTED.
-3. A question with no answer: a refusal or a reply that opens by denying the premise is
-   NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
-
-Decided notes start with the match kind ("number: …"), UNGRADED ones with "undecided:". Knowledge
-(other names of a place or person, nicknames, a holiday's date) is the judge's, in cascade mode.
+`reading` takes the reply down to the one claim it commits to, a refusal or the reason it cannot
+(UNGRADED). A refusal is NOT_ATTEMPTED when nothing beside it may be a guess (`declines_only`), and
+INCORRECT beside a short figure or date the gold rules out. "X or Y": all wrong is INCORRECT, the
+gold among wrong ones follows the policy (`candidates`). A claim is compared with each accepted
+answer under the match kinds of `match_values` (`pair`, `number`), `dates` (`date`) and
+`match_text` (`text`, `initials`, `spelling`, `name`): a match with any is CORRECT (INCORRECT when
+hedged under `--hedging penalize`), a conflict with all INCORRECT, a bound, period or coarser date
+that holds the gold NOT_ATTEMPTED (UNGRADED under `worldvqa`, which grades granularity). A question
+with no answer (`unanswerable`): a refusal or a denied premise is NOT_ATTEMPTED, a named answer
+INCORRECT. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other names,
+nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
 from __future__ import annotations
@@ -22,10 +19,13 @@ import re
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
-from factprobe.eval.grading.finding import Finding, Found, combine
+from factprobe.eval.grading.dates import compare_date
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
+    Finding,
+    Found,
+    combine,
     compare_text,
     content,
     head,
@@ -33,12 +33,11 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import compare_date, compare_number, compare_pair
-from factprobe.eval.grading.phrases import is_refusal
-from factprobe.eval.grading.reading import Candidates, Claim, Declined, Refusal, is_hedged, read_reply
+from factprobe.eval.grading.match_values import compare_number, compare_pair
+from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-__all__ = ["RuleGrader", "compare_claim", "is_hedged", "is_refusal", "matches_gold"]
+__all__ = ["RuleGrader", "compare_claim"]
 
 
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
@@ -95,6 +94,7 @@ def declines_only(context: str, golds: list[str], question: str) -> bool:
     return True
 
 
+_GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
 
@@ -105,9 +105,10 @@ class RuleGrader:
     name = "rules"
 
     def __init__(self, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 candidates: Grade = Grade.INCORRECT) -> None:
+                 candidates: Grade = Grade.INCORRECT, coarser: Grade = Grade.NOT_ATTEMPTED) -> None:
         self.hedging = hedging
         self.candidates = candidates
+        self.coarser = coarser  # a bound, period or coarser date that holds the gold (UNGRADED: the judge's)
 
     def _candidates(self, reading: Candidates, golds: list[str], question: str) -> GradeOutcome:
         """Several candidates: all wrong is INCORRECT; the gold among wrong ones is graded by the policy
@@ -126,18 +127,21 @@ class RuleGrader:
     def grade_sync(self, question: Question, answer: str | None) -> GradeOutcome:
         golds = question.gold_answers if question.answerable and question.answer else []
         reading = read_reply(answer, golds)
-        if isinstance(reading, Refusal):
+        if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
         if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
-        if isinstance(reading, Declined):
+        if isinstance(reading, Refusal):
             if declines_only(reading.context, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
+            short = golds and len(reading.context.split()) <= _GUESS_WORDS
+            guess = compare_claim(reading.context, golds, question.question) if short else None
+            if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
+                return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
-        if isinstance(reading, Candidates) and golds:
-            return self._candidates(reading, golds, question.question)
         if isinstance(reading, Candidates):
-            return self._outcome(Grade.UNGRADED, "several candidates for a question that has no answer")
+            return self._candidates(reading, golds, question.question) if golds else self._outcome(
+                Grade.UNGRADED, "several candidates for a question that has no answer")
         if not isinstance(reading, Claim):
             return self._outcome(Grade.UNGRADED, reading.reason)
         if not golds:
@@ -146,11 +150,11 @@ class RuleGrader:
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
         finding = compare_claim(reading.text, golds, question.question)
-        grade = _GRADES[finding.found]
+        grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
-            if self.hedging is HedgingPolicy.PENALIZE:
-                return self._outcome(Grade.INCORRECT, f"{finding.note}; hedged answer (policy: penalize)")
-            return self._outcome(grade, f"{finding.note}; hedged answer (policy: accept)")
+            penalize = self.hedging is HedgingPolicy.PENALIZE
+            return self._outcome(Grade.INCORRECT if penalize else grade,
+                                 f"{finding.note}; hedged answer (policy: {self.hedging.value})")
         return self._outcome(grade, finding.note)
 
     async def grade(self, question: Question, answer: str | None, reply: str | None = None) -> GradeOutcome:
@@ -158,13 +162,5 @@ class RuleGrader:
         return self.grade_sync(question, answer)
 
     def describe(self) -> dict:
-        return {"grader": self.name, "hedging": self.hedging.value, "candidates": self.candidates.value}
-
-
-def matches_gold(answer: str, gold_answers: list[str], question: str = "") -> bool:
-    """True when the rules grade the answer CORRECT against these gold answers."""
-    golds = [gold for gold in gold_answers if gold and gold.strip()]
-    if not golds:
-        return False
-    probe = Question(id="match", question=question or "?", answer=golds[0], aliases=golds[1:])
-    return RuleGrader().grade_sync(probe, answer).grade is Grade.CORRECT
+        return {"grader": self.name, "hedging": self.hedging.value, "candidates": self.candidates.value,
+                "coarser": self.coarser.value}

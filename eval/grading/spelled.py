@@ -10,37 +10,27 @@ import re
 
 from word2number import w2n
 
-_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-          "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-          "nineteen"]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-_SCALES = ["hundred", "thousand", "million", "billion", "trillion"]
-_WORD = "|".join(_UNITS + _TENS + _SCALES)
-_RUN = re.compile(
-    rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b", re.IGNORECASE)
-_SMALL = {word: value for value, word in enumerate(_UNITS)} | {w: 20 + 10 * i for i, w in enumerate(_TENS)}
-
-
-def _two_digit_groups(words: list[str]) -> list[int] | None:
-    """Split "nineteen fourteen" into [19, 14]; None when the run is not two such groups."""
-    if any(word in _SCALES or word == "and" for word in words):
-        return None
-    groups: list[int] = []
-    i = 0
-    while i < len(words):
-        value = _SMALL[words[i]]
-        if words[i] in _TENS and i + 1 < len(words) and _SMALL[words[i + 1]] < 10 and words[i + 1] not in ("zero",):
-            value += _SMALL[words[i + 1]]
-            i += 1
-        groups.append(value)
-        i += 1
-    if len(groups) == 2 and 10 <= groups[0] <= 99 and 10 <= groups[1] <= 99:
-        return groups
-    return None
-
-
+_SMALL = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())} | {word: 20 + 10 * i for i, word in enumerate(
+        "twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_SCALES = ("hundred", "thousand", "million", "billion", "trillion")
+_WORD = "|".join([*_SMALL, *_SCALES])
+_RUN = re.compile(rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b", re.IGNORECASE)
 # "one of whom", "one for the textbooks", "the one who": a pronoun, not a count.
 _PRONOUN_ONE = re.compile(r"\s+(?:of|for|who|whom|that|which)\b", re.IGNORECASE)
+_DOZEN = re.compile(r"\b(?:(half)\s+a|(a|one|\d+))\s+dozen\b", re.IGNORECASE)
+
+
+def _two_digit_groups(words: list[str]) -> str | None:
+    """"nineteen fourteen" -> "1914"; None when the run is not two groups of 10 to 99."""
+    groups: list[int] = []
+    while words and words[0] in _SMALL:
+        joined = _SMALL[words[0]] >= 20 and len(words) > 1 and 0 < _SMALL.get(words[1], 0) < 10
+        groups.append(_SMALL[words[0]] + (_SMALL[words[1]] if joined else 0))
+        words = words[2 if joined else 1:]
+    ok = not words and len(groups) == 2 and all(10 <= group <= 99 for group in groups)
+    return f"{groups[0]}{groups[1]:02d}" if ok else None
 
 
 def _to_digits(match: re.Match[str]) -> str:
@@ -48,9 +38,8 @@ def _to_digits(match: re.Match[str]) -> str:
     words = [w for w in re.split(r"[\s-]+", text.lower()) if w]
     if words[-1] == "and" or (words == ["one"] and _PRONOUN_ONE.match(match.string, match.end())):
         return text
-    groups = _two_digit_groups(words)
-    if groups:
-        return f"{groups[0]}{groups[1]:02d}"
+    if year := _two_digit_groups(words):
+        return year
     if len(words) == 1 and words[0] in _SCALES:
         return text  # "hundreds", "a thousand" stay words
     try:
@@ -59,16 +48,7 @@ def _to_digits(match: re.Match[str]) -> str:
         return text
 
 
-_DOZEN = re.compile(r"\b(?:(half)\s+a|(a|one|\d+))\s+dozen\b", re.IGNORECASE)
-
-
-def _dozens(match: re.Match[str]) -> str:
-    if match.group(1):
-        return "6"
-    count = match.group(2).lower()
-    return str(12 * (1 if count in ("a", "one") else int(count)))
-
-
 def spelled_to_digits(text: str) -> str:
     """Replace each run of number words with its digits ("a dozen" is 12); other text is unchanged."""
-    return _DOZEN.sub(_dozens, _RUN.sub(_to_digits, text))
+    return _DOZEN.sub(lambda m: "6" if m[1] else str(12 * (1 if m[2].lower() in ("a", "one") else int(m[2]))),
+                      _RUN.sub(_to_digits, text))

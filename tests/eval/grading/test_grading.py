@@ -8,7 +8,7 @@ import pytest
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import HedgingPolicy
-from factprobe.eval.grading.judge import JudgeGrader, parse_judge_reply
+from factprobe.eval.grading.judge import JudgeGrader, read_judge_reply
 from factprobe.eval.grading.rules import RuleGrader
 from tests.fakes import ScriptedModel
 
@@ -58,14 +58,14 @@ def test_hedging_policy_decides_hedged_answers() -> None:
     ("First Grade: INCORRECT\nOn reflection:\nGrade: CORRECT", Grade.CORRECT),
 ])
 def test_judge_reply_labels(reply: str, grade: Grade) -> None:
-    assert parse_judge_reply(reply) is grade
+    assert read_judge_reply(reply).grade is grade
 
 
 @pytest.mark.parametrize("reply", [
     "C", "CORRECT", "The grade is probably correct", "Grade: C", "Grade: CORRECTISH", "",
 ])
 def test_unanchored_judge_replies_are_not_grades(reply: str) -> None:
-    assert parse_judge_reply(reply) is None
+    assert read_judge_reply(reply).grade is Grade.UNGRADED
 
 
 def test_unparseable_judge_reply_is_ungraded_not_incorrect() -> None:

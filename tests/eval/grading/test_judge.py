@@ -181,6 +181,17 @@ def test_build_grader_defaults_keep_todays_behaviour(choice, judge, kind) -> Non
     assert isinstance(build_grader(choice, model), kind)
 
 
+@pytest.mark.parametrize("prompt, asked", [("simpleqa", False), ("worldvqa", True)])
+def test_a_coarser_date_goes_to_the_judge_only_under_a_granularity_policy(prompt: str, asked: bool) -> None:
+    """WorldVQA grades a coarser answer INCORRECT, SimpleQA NOT_ATTEMPTED: the rules decide only the latter."""
+    model = ScriptedModel(lambda m, p: "Coarser than the gold.\nGrade: INCORRECT")
+    grader = build_grader("cascade", model, judge_prompt=prompt)
+    question = Question(id="d", question="On what date did the bridge open?", answer="3 May 1932")
+    outcome = asyncio.run(grader.grade(question, "1932"))
+    assert (len(model.calls) == 1) is asked
+    assert outcome.grade is (Grade.INCORRECT if asked else Grade.NOT_ATTEMPTED)
+
+
 @pytest.mark.parametrize("choice", ["cascade", "judge"])
 def test_a_judge_grader_without_a_judge_is_a_config_error(choice: str) -> None:
     with pytest.raises(GraderConfigError, match="needs a judge model"):
@@ -226,7 +237,8 @@ def test_cli_cascade_run_records_who_decided(tmp_path: Path, monkeypatch) -> Non
     model = ScriptedModel(script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     monkeypatch.setattr(judge_loader, "load_model", lambda spec, **kwargs: model)
-    monkeypatch.setattr(cascade_module, "RuleGrader", lambda hedging, candidates=None: UndecidedOn({"The Eternal City"}))
+    monkeypatch.setattr(cascade_module, "RuleGrader",
+                        lambda hedging, candidates=None, coarser=None: UndecidedOn({"The Eternal City"}))
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla", "--judge", "local",
                      "--grader", "cascade", "--out", str(out)]) == 0

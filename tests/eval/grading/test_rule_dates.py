@@ -22,8 +22,12 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (LAUNCH, "September 3rd, 1997", Grade.CORRECT),
     (LAUNCH, "the 3rd of September 1997", Grade.CORRECT),
     (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.UNGRADED),
-    (LAUNCH, "1997", Grade.UNGRADED),                           # coarser than the gold
-    (LAUNCH, "September 1997", Grade.UNGRADED),
+    (LAUNCH, "1997", Grade.NOT_ATTEMPTED),                      # coarser, agrees as far as it goes
+    (LAUNCH, "September 1997", Grade.NOT_ATTEMPTED),
+    (LAUNCH, "sometime in 1997", Grade.NOT_ATTEMPTED),
+    (LAUNCH, "1997, after the election", Grade.UNGRADED),       # coarser, beside words the rules cannot check
+    (LAUNCH, "August 1997", Grade.INCORRECT),                   # coarser and wrong
+    (IN_YEAR, "1997", Grade.NOT_ATTEMPTED),                     # only the question's own year
     (LAUNCH, "4 September 1997", Grade.INCORRECT),
     (LAUNCH, "3 September 1998", Grade.INCORRECT),
     (LAUNCH, "Either 3 or 4 September 1997", Grade.UNGRADED),
@@ -33,7 +37,7 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (FOUNDED, "1883", Grade.INCORRECT),
     (FOUNDED, "1882 or 1883", Grade.INCORRECT),
     (OPENED, "19 March 1932", Grade.CORRECT),
-    (OPENED, "1932", Grade.UNGRADED),
+    (OPENED, "1932", Grade.NOT_ATTEMPTED),
     (OPENED, "April 1932", Grade.INCORRECT),
     (IN_YEAR, "3 September", Grade.CORRECT),                     # the year the question names is implied
     (IN_YEAR, "4 September", Grade.INCORRECT),
@@ -41,6 +45,32 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
 def test_dates(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
     assert outcome.grade is grade, outcome.note
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("In the 1880s", Grade.NOT_ATTEMPTED),
+    ("the early '80s", Grade.NOT_ATTEMPTED),                    # a decade in the gold's century
+    ("the late 1880s", Grade.UNGRADED),                         # in the decade, not in the part it names
+    ("the 1890s", Grade.INCORRECT),
+    ("the nineteenth century", Grade.NOT_ATTEMPTED),
+    ("the early 19th century", Grade.UNGRADED),
+    ("late 1800s", Grade.NOT_ATTEMPTED),                        # the late decade or the late century
+    ("the 18th century", Grade.INCORRECT),
+    ("after 1850", Grade.NOT_ATTEMPTED),                        # a bound that holds the gold
+    ("before 1850", Grade.INCORRECT),
+    ("before 1882", Grade.UNGRADED),                            # a bound at the gold's own year
+    ("sometime before 1900", Grade.NOT_ATTEMPTED),
+])
+def test_periods_and_bounds(answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(FOUNDED, answer)
+    assert outcome.grade is grade, outcome.note
+    assert (outcome.note or "").removeprefix("undecided: ").startswith("date"), outcome.note
+
+
+def test_coarser_date_note_names_the_kind_and_worldvqa_leaves_it_to_the_judge() -> None:
+    outcome = RuleGrader().grade_sync(LAUNCH, "1997")
+    assert outcome.note == "date: coarser than the gold (a year for a full date), agreeing as far as it goes"
+    assert RuleGrader(coarser=Grade.UNGRADED).grade_sync(LAUNCH, "1997").grade is Grade.UNGRADED
 
 
 def test_several_dates_with_one_right_are_ungraded() -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import HedgingPolicy
-from factprobe.eval.grading.rules import RuleGrader, matches_gold
+from factprobe.eval.grading.rules import RuleGrader
 
 CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon",
                    aliases=["Lisboa"])
@@ -116,7 +116,8 @@ def test_async_grade_and_description() -> None:
     grader = RuleGrader(HedgingPolicy.PENALIZE)
     assert asyncio.run(grader.grade(CAPITAL, "Lisbon")).grade is Grade.CORRECT
     assert grader.name == "rules"
-    assert grader.describe() == {"grader": "rules", "hedging": "penalize", "candidates": "INCORRECT"}
+    assert grader.describe() == {"grader": "rules", "hedging": "penalize", "candidates": "INCORRECT",
+                                  "coarser": "NOT_ATTEMPTED"}
 
 
 @pytest.mark.parametrize("answer, golds, expected", [
@@ -126,8 +127,9 @@ def test_async_grade_and_description() -> None:
     ("North Dakota", ["Dakota"], False),
     ("I don't know", ["Lisbon"], False),
 ])
-def test_matches_gold_without_question(answer: str, golds: list[str], expected: bool) -> None:
-    assert matches_gold(answer, golds) is expected
+def test_correct_only_on_a_match_with_a_bare_question(answer: str, golds: list[str], expected: bool) -> None:
+    probe = Question(id="g", question="?", answer=golds[0], aliases=golds[1:])
+    assert (RuleGrader().grade_sync(probe, answer).grade is Grade.CORRECT) is expected
 
 
 FILM = Question(id="f1", question="Which film opened the festival?", answer="Night Harbour")
@@ -138,7 +140,7 @@ MISSION = Question(id="m1", question="Which mission returned the first samples?"
     (FILM, "Night Harbour: The Return", Grade.UNGRADED),          # a longer title
     (FILM, "Night Harbour II", Grade.UNGRADED),                   # a sequel glued to the gold
     (FILM, "Answer: Night Harbour", Grade.CORRECT),
-    (MISSION, "Luna 20", Grade.UNGRADED),                         # another number in the name
+    (MISSION, "Luna 20", Grade.INCORRECT),                        # another number in the name
     (MISSION, "Luna", Grade.UNGRADED),                             # part of the name
 ])
 def test_titles_and_numbered_names(question: Question, answer: str, grade: Grade) -> None:
@@ -158,9 +160,9 @@ PEAK = Question(id="k1", question="What is the highest peak of the range?", answ
 
 @pytest.mark.parametrize("answer, grade", [
     ("Elbrus", Grade.UNGRADED),                   # the gold's type word may be left out
-    ("Mt. Elbrus", Grade.UNGRADED),               # an abbreviated type word
+    ("Mt. Elbrus", Grade.CORRECT),                # an abbreviated type word
     ("Elbrus, at 5,642 m", Grade.UNGRADED),
-    ("Mount Kazbek", Grade.UNGRADED),
+    ("Mount Kazbek", Grade.INCORRECT),              # shares only the kind of thing
 ])
 def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(PEAK, answer)
@@ -190,8 +192,8 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
     # Partial answers: wrong alone (granularity), not attempted beside "I don't know the rest".
     (FOUNDERS, "Ida.", Grade.UNGRADED),
     (FOUNDERS, "One was Ida; I don't remember the other.", Grade.UNGRADED),
-    (OPENED, "March 1931", Grade.UNGRADED),
-    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.UNGRADED),
+    (OPENED, "March 1931", Grade.NOT_ATTEMPTED),                 # coarser, agrees as far as it goes
+    (OPENED, "In 1931, but I'm not sure of the exact day.", Grade.NOT_ATTEMPTED),
     # Refusals in more phrasings.
     (RIVER, "I'm not able to say.", Grade.NOT_ATTEMPTED),
     (RIVER, "That is outside what I know.", Grade.NOT_ATTEMPTED),

@@ -38,7 +38,7 @@ def _outcome(question: str, gold: str | list[str] | None, answer: str):
     ("When did the canal open?", "3 May 1822", "1822-05-03", Grade.CORRECT, "date"),
     ("When did the canal open?", "3 May 1822", "4 May 1822", Grade.INCORRECT, "date"),
     ("In which year did the canal open?", "1822", "In the 1820s", Grade.NOT_ATTEMPTED, "date"),
-    ("When did the canal open?", "3 May 1822", "1822", Grade.UNGRADED, "date"),
+    ("When did the canal open?", "3 May 1822", "1822", Grade.NOT_ATTEMPTED, "date"),
     ("Which town lies at the canal's end?", "Eastmoor", "Westbridge or Eastmoor", Grade.INCORRECT, "candidates"),
     ("Which town lies at the canal's end?", None, "I can't say, I don't know.", Grade.NOT_ATTEMPTED, "refusal"),
     ("Who was the canal's fourth engineer?", None, "There were only three engineers.", Grade.NOT_ATTEMPTED,
@@ -91,7 +91,7 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("What was the birth name of the singer?", "Ida Mae Lund", "Ida Lund", Grade.CORRECT, "name"),
     ("Who wrote the ballad?", "Nell Ashby", "Margit Ferenc, better known as Nell Ashby", Grade.CORRECT, "text"),
     ("In which city is the observatory?", "Harwick, Ontario", "Harwick", Grade.CORRECT, "text"),
-    ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.UNGRADED, "date"),  # coarser: the judge's
+    ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.NOT_ATTEMPTED, "date"),  # coarser
     ("On what date did the 1911 ferry disaster happen?", "9 March 1911", "1912", Grade.INCORRECT, "date"),
     ("In what year did the ferry sink?", "9 March 1911", "1911", Grade.CORRECT, "date"),
     ("How many bits does the register hold?", "40", "5 bytes", Grade.CORRECT, "number"),
@@ -103,6 +103,17 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("Where did she study?", "University of Lindmark", "ULindmark", Grade.UNGRADED, "text"),  # glued abbreviation
     ("Which body runs the survey?", "Geological Survey of North America", "Coast Watch", Grade.INCORRECT, "text"),
     ("Who chaired the assembly?", "Ravi Menon", "Pandit Menon", Grade.CORRECT, "name"),   # an honorific
+    ("Who reigned after the regent?", "Otto III", "Otto the Third", Grade.CORRECT, "text"),
+    ("Who reigned after the regent?", "Otto III", "Otto II", Grade.INCORRECT, "text"),  # another monarch
+    ("Which locomotive won the trial?", "Engine 4", "Engine 7", Grade.INCORRECT, "text"),
+    ("Where was the printer's shop?", "14B Harbour Road", "14D Harbour Road", Grade.INCORRECT, "text"),
+    ("Where was the printer's shop?", "14B Harbour Road", "14B Harbour Rd.", Grade.CORRECT, "spelling"),
+    ("Which ship sank in the storm?", "Morning Harvest", "Morning Harvst", Grade.CORRECT, "spelling"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Brill and Alder", Grade.CORRECT, "text"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Alder and Carrow", Grade.INCORRECT, "text"),
+    ("Which two towns share the bridge?", "Alder and Brill", "Alder and Brillmoor", Grade.UNGRADED, "text"),
+    ("Which peak did they climb first?", "Mount Orvel", "Mount Tarrin", Grade.INCORRECT, "text"),  # a kind word
+    ("Which peak did they climb first?", "Mount Orvel", "Orvel Ridge", Grade.UNGRADED, "text"),
 ])
 def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, grade: Grade, kind: str) -> None:
     outcome = _outcome(question, gold, answer)
@@ -114,7 +125,12 @@ def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, gr
     ("In what year did the mill close?", "1874", "Some time in the 1870s, but I can't give the exact year.",
      Grade.NOT_ATTEMPTED),                                                    # a period that holds the gold
     ("In what year did the mill close?", "1874", "In the 1860s, but I don't know the exact year.",
-     Grade.UNGRADED),                                                         # a period that excludes it: a guess
+     Grade.INCORRECT),                                                        # graded by the guess
+    ("How many looms did the mill run?", "212", "About 400, though I can't be certain.", Grade.INCORRECT),
+    ("In what year did the mill close?", "1874", "In the mid 1870s, but I don't know the exact year.",
+     Grade.NOT_ATTEMPTED),
+    ("In what year did the mill close?", "1874", "Late in the 1870s, I'd say, but I can't be sure.",
+     Grade.UNGRADED),                                                         # "late" read nowhere: a guess
     ("In what year did the mill close?", "1874", "It was 1874, I think, though I can't be certain of it.",
      Grade.UNGRADED),                                                         # the gold beside a refusal
     ("How many looms did the mill run?", "212", "Roughly 200, though I couldn't give the precise count.",

@@ -31,7 +31,7 @@ PAIR = Question(id="p4", question="Who were the two founders of the company?", a
     (SPOUSE, "Marie", Grade.CORRECT),                              # the surname is in the question
     (SPOUSE, "Marie Sklodowska Curie", Grade.UNGRADED),            # an added middle name: or a relative
     (SPOUSE, "Pierre Curie", Grade.UNGRADED),                     # the question's own person
-    (PAIR, "Otto Brandt and Ada Lind", Grade.UNGRADED),             # a list in another order
+    (PAIR, "Otto Brandt and Ada Lind", Grade.CORRECT),              # the list in another order
     (PAIR, "Ada Lind", Grade.UNGRADED),                           # misses one
     (PAIR, "Ada Lind, Otto Brandt and Eva Sand", Grade.UNGRADED), # adds one
 ])

@@ -43,6 +43,8 @@ SPRINT = ask("What was the winning time in seconds?", "9.58")
     (DOWNLOADS, "200k", Grade.UNGRADED),
     (DOWNLOADS, "more than 100k", Grade.NOT_ATTEMPTED),       # a bound the gold satisfies
     (DOWNLOADS, "fewer than 100k", Grade.INCORRECT),          # a bound the gold breaks
+    (PEAK, "6,190 m, first climbed in 1952", Grade.CORRECT),  # a year in the detail is no measure
+    (PEAK, "6,190 m, of which 2,000 m is glacier", Grade.UNGRADED),
     (DOWNLOADS, "between 200k and 300k", Grade.NOT_ATTEMPTED),
     (DOWNLOADS, "between 100k and 150k", Grade.INCORRECT),
     (FIELD, "99 acres", Grade.CORRECT),                       # 40 ha is about 98.8 acres

@@ -15,13 +15,13 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
 
 
 @pytest.mark.parametrize("gold, answer, grade", [
-    ("Catherine II", "Catherine I", Grade.UNGRADED),
+    ("Catherine II", "Catherine I", Grade.INCORRECT),
     ("Catherine II", "Empress Catherine II", Grade.CORRECT),
-    ("Louis XIV", "Louis XV", Grade.UNGRADED),
+    ("Louis XIV", "Louis XV", Grade.INCORRECT),
     ("Louis XIV", "Louis XIV", Grade.CORRECT),
     ("Louis XIV", "Louis", Grade.UNGRADED),                         # the regnal number left out
-    ("Henry the Eighth", "Henry the Seventh", Grade.UNGRADED),
-    ("Frederick I", "Frederick II", Grade.UNGRADED),
+    ("Henry the Eighth", "Henry the Seventh", Grade.INCORRECT),
+    ("Frederick I", "Frederick II", Grade.INCORRECT),
     ("Frederick I", "Frederick I, I believe", Grade.CORRECT),
 ])
 def test_regnal_numbers_must_agree(gold: str, answer: str, grade: Grade) -> None:
