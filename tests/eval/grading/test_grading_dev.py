@@ -61,3 +61,18 @@ def test_second_development_file_has_no_wrong_decision() -> None:
     wrong = [(row.line, row.grade.value) for row in rows if row.grade.value not in (row.label.value, "UNGRADED")]
     assert len(rows) == 45 and not wrong
     assert sum(row.grade.value == "UNGRADED" for row in rows if row.form == "short") <= 6
+
+
+DEV3 = Path(__file__).parents[2] / "data" / "grading_cases_dev3.jsonl"
+
+
+def test_the_previous_locked_file_has_few_wrong_decisions() -> None:
+    """tests/data/grading_cases_dev3.jsonl: the previous round's locked set (365 cases), measured once
+    then and development data since; decided rows agree with their labels and no adversarial wrong
+    answer is CORRECT."""
+    rows = asyncio.run(grade_cases(load_cases(DEV3), RuleGrader()))
+    figures = audit_summary(rows)
+    assert figures["decided_agreement"] >= 0.97
+    assert figures["over_credit"] <= 0.01 and figures["under_credit"] <= 0.02
+    assert not [row.line for row in rows
+                if row.form == "adversarial" and row.label.value != "CORRECT" and row.grade.value == "CORRECT"]
