@@ -16,6 +16,9 @@ from factprobe.eval.core.schema import TokenLogprob
 KEY_VARIABLE = "OPENAI_API_KEY"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 PLACEHOLDER_KEY = "not-needed"  # local OpenAI-compatible servers ignore the key but the SDK wants one
+CHAT_PATH = "/chat/completions"
+# what `chat.completions.create` asks of the client: the bearer key, nothing else
+CHAT_OPTIONS: dict[str, Any] = {"security": {"bearer_auth": True}}
 
 
 def _token_logprobs(choice: Any) -> list[TokenLogprob] | None:
@@ -86,14 +89,21 @@ class OpenAIModel:
         return request
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
+        """One chat completion. The body goes out through the SDK's documented `client.post` rather
+        than `chat.completions.create`: `create` first walks its TypedDict annotations over every
+        message (1.6 ms of CPU per request for the vanilla prompt, as much as all of factprobe's own
+        work on a question) and, for the plain JSON `_request` builds, sends it unchanged; the client's
+        key, base URL, timeout, errors and reply parsing are the same (tests compare the bodies)."""
         import openai
+        from openai.types.chat import ChatCompletion
 
         client = await self._clients.get()
         request = self._request(messages, params)
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            response = await client.chat.completions.create(**request)  # a body not JSON: retried
+            response = await client.post(CHAT_PATH, body=request, cast_to=ChatCompletion,  # not JSON: retried
+                                         options=CHAT_OPTIONS)
             return checked(self._completion(response, params, time.perf_counter() - started), params)
 
         return await with_retries(attempt, self.policy, self._label(client),
