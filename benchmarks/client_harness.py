@@ -3,7 +3,9 @@
 Each client runs as its own process; wall time is from launch to exit, CPU is that process's
 user + system time (`os.wait4`), and time to first request is from launch to the first request
 the server saw. `measure_clients` does a whole session: raw loop, factprobe cold (empty cache),
-warm (same cache, new run directory) and `--resume` of the finished cold run.
+warm (same cache, new run directory), warm over the first question alone (what a fully cached run
+costs whatever its size: start-up, loading, the report's fixed part) and `--resume` of the finished
+cold run.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class ClientFigures:
     raw: ProcessCost
     cold: ProcessCost
     warm: ProcessCost
+    warm_one: ProcessCost
     resume: ProcessCost
 
     @property
@@ -49,9 +52,29 @@ class ClientFigures:
     def warm_speedup(self) -> float:
         return self.cold.wall_s / self.warm.wall_s
 
+    @property
+    def cpu_ratio(self) -> float:
+        """factprobe's CPU per question over the raw loop's (process CPU, so other load on the
+        machine does not count)."""
+        return self.cold.cpu_s / self.raw.cpu_s
+
+    @property
+    def first_request_lag_s(self) -> float | None:
+        """How much later than the raw loop factprobe sent its first request; None if either never did."""
+        if self.cold.first_request_s is None or self.raw.first_request_s is None:
+            return None
+        return self.cold.first_request_s - self.raw.first_request_s
+
+    @property
+    def cached_ms_per_question(self) -> float:
+        """CPU milliseconds a fully cached re-run spends per question beyond a fully cached run of
+        one question (process start, loading and the report's fixed part)."""
+        return 1000 * (self.warm.cpu_s - self.warm_one.cpu_s) / max(1, self.questions - 1)
+
 
 def write_dataset(folder: Path, count: int) -> Path:
     """A native-schema JSONL dataset of `count` distinct single-hop questions."""
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "questions.jsonl"
     with path.open("w", encoding="utf-8") as handle:
         for number in range(count):
@@ -100,6 +123,7 @@ def measure_clients(folder: Path, questions: int, delay_s: float = 0.02) -> Clie
     """One session of every client measurement over `questions` generated questions."""
     dataset = write_dataset(folder, questions)
     conversations = write_conversations(dataset, folder)
+    first_only = write_dataset(folder / "one", 1)   # the first question of `dataset`: cached by the cold run
     env = {**os.environ, "FACTPROBE_CACHE": str(folder / "cache"), "COLUMNS": "160"}
     with ChatServer(delay_s) as server:
         raw = run_process([sys.executable, "-m", "benchmarks.raw_client", server.base_url, str(conversations),
@@ -107,6 +131,8 @@ def measure_clients(folder: Path, questions: int, delay_s: float = 0.02) -> Clie
         cold_out = folder / "cold"
         cold = run_process(factprobe_command(server, dataset, cold_out), server, env, folder / "cold.log")
         warm = run_process(factprobe_command(server, dataset, folder / "warm"), server, env, folder / "warm.log")
+        warm_one = run_process(factprobe_command(server, first_only, folder / "warm-one"), server, env,
+                               folder / "warm-one.log")
         resume = run_process(factprobe_command(server, dataset, cold_out, resume=True), server, env,
                              folder / "resume.log")
-    return ClientFigures(questions, raw, cold, warm, resume)
+    return ClientFigures(questions, raw, cold, warm, warm_one, resume)
