@@ -32,13 +32,16 @@ def target_figures(measured: ClientFigures) -> list[Figure]:
     n = measured.questions
     lag = measured.first_request_lag_s
     raw_first = measured.raw.first_request_s
+    cpu_lag = ("" if measured.first_request_cpu_lag_s is None else
+               f"; CPU spent by then {measured.cold.cpu_to_first_request_s:.2f} s vs "
+               f"{measured.raw.cpu_to_first_request_s:.2f} s (+{measured.first_request_cpu_lag_s:.2f} s)")
     return [
         Figure("CPU per question, factprobe vs raw loop",
                f"{1000 * measured.cold.cpu_s / n:.2f} ms vs {1000 * measured.raw.cpu_s / n:.2f} ms "
                f"({measured.cpu_ratio:.2f}x)", f"<= {CPU_RATIO_TARGET}x", measured.cpu_ratio <= CPU_RATIO_TARGET),
         Figure("time to the first request, factprobe vs raw loop",
                "never" if lag is None else
-               f"{measured.cold.first_request_s:.2f} s vs {raw_first:.2f} s (+{lag:.2f} s)",
+               f"{measured.cold.first_request_s:.2f} s vs {raw_first:.2f} s (+{lag:.2f} s){cpu_lag}",
                f"<= raw + {FIRST_REQUEST_LAG_TARGET_S} s", lag is not None and lag <= FIRST_REQUEST_LAG_TARGET_S),
         Figure("fully cached re-run, CPU per question beyond a cached run of one",
                f"{measured.cached_ms_per_question:.2f} ms ({measured.warm.cpu_s:.2f} s for {n} vs "

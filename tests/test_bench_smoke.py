@@ -20,6 +20,8 @@ def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
     assert measured.warm_one.cpu_s < measured.warm.cpu_s
     assert measured.cached_ms_per_question == 1000 * (measured.warm.cpu_s - measured.warm_one.cpu_s) / 49
     assert measured.first_request_lag_s == measured.cold.first_request_s - measured.raw.first_request_s
+    assert 0 < measured.raw.cpu_to_first_request_s < measured.raw.cpu_s        # sampled from /proc
+    assert 0 < measured.cold.cpu_to_first_request_s < measured.cold.cpu_s
     assert measured.cold.first_request_s is not None and 0 < measured.cold.first_request_s < measured.cold.wall_s
     assert measured.wall_ratio > 0 and measured.warm_speedup > 0
     assert measured.cold.cpu_s > 0 and measured.raw.cpu_s > 0
