@@ -26,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from factprobe.agents.choices import REFUSAL_OPTION, ShownChoices, shown_choices
+from factprobe.agents.choices import DEFAULT_OPTION_ORDER, REFUSAL_OPTION, ShownChoices, shown_choices
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.eval.core.schema import Question
 
@@ -104,9 +104,13 @@ def fill(template: str, values: Mapping[str, str]) -> str:
 
 
 def benchmark_messages(prompt: Mapping[str, Any], question: Question, repeat: int, seed: int,
-                       offers_refusal: bool = False, passages: list[dict] | None = None) -> list[dict[str, str]]:
-    """The system turn and the filled user turn of `prompt` ({system, user, reply_format})."""
-    shown = shown_choices(question, repeat, seed, offers_refusal) if question.choices else None
+                       offers_refusal: bool = False, passages: list[dict] | None = None,
+                       option_order: str = DEFAULT_OPTION_ORDER,
+                       refusal_instruction: bool = True) -> list[dict[str, str]]:
+    """The system turn and the filled user turn of `prompt` ({system, user, reply_format}), the
+    options in `option_order` (factprobe.agents.choices); with `offers_refusal`, the refusal option
+    is listed and (unless `refusal_instruction` is off) a line says when to choose it."""
+    shown = shown_choices(question, repeat, seed, offers_refusal, option_order) if question.choices else None
     options = "\n".join(f"{letter}. {text}" for letter, text in zip(shown.letters, shown.options)) if shown else ""
     template: str = prompt["user"]
     used = set(PLACEHOLDER.findall(template))
@@ -116,7 +120,7 @@ def benchmark_messages(prompt: Mapping[str, Any], question: Question, repeat: in
         text = f"{text}\n{options}"
     if passages and "passages" not in used:
         text = f"Use these passages if they help:\n{passages_text(passages)}\n\n{text}"
-    if offers_refusal:
+    if offers_refusal and refusal_instruction:
         text = f"{text}\n{REFUSAL_CHOICE if shown else REFUSAL_OPEN}"
     system = prompt.get("system_zh") if question.fields.get("language") == "zh" else None
     system = system or prompt.get("system")

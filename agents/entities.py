@@ -5,6 +5,12 @@ it occurs in the question: a small model tends to answer instead ("The capital o
 Paris"), and a guessed answer would steer retrieval towards itself. When the reply yields nothing
 usable, or with the strategy option `entities: rules`, a deterministic rule takes quoted titles
 and capitalised spans. `build_queries` turns question and entities into queries.
+
+With the entity source `media` (`--entity-source media`, Video SimpleQA's RAG: the entities are
+read off the video and the question), the request asks for the entities of the question and of
+the attached images or frames; when the run did attach images to that request, a listed entity is
+kept even if the question does not name it (a species or place the frames show). A request that
+went without images (a text setting, an item without media) is read as with the source `question`.
 """
 
 from __future__ import annotations
@@ -14,7 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.nodes import ask
+from factprobe.agents.models.wire import IMAGES_SENT
+from factprobe.agents.nodes import ask_completion
 
 ENTITY_PROMPT_VERSION = "1"
 MAX_ENTITIES = 3
@@ -25,6 +32,12 @@ ENTITY_USER = (
     "List the key entities of this question (names of people, places, works, organisations, "
     "events or other key terms), one per line, at most {limit}. Do not answer the question.\n\n"
     "Question: {question}\nEntities:"
+)
+ENTITY_MEDIA_USER = (
+    "List the key entities of this question and of the attached images (names of people, places, "
+    "species, works, organisations, events or other key terms a search would need), one per line, at "
+    "most {limit}. Name what the images show when the question refers to it. Do not answer the "
+    "question.\n\nQuestion: {question}\nEntities:"
 )
 
 # Capitalised words that start questions rather than name things.
@@ -84,9 +97,10 @@ def _content_words(text: str) -> set[str]:
     return {_stem(w) for w in words if w}
 
 
-def parse_entities(reply: str, question: str, limit: int = MAX_ENTITIES) -> list[str]:
+def parse_entities(reply: str, question: str, limit: int = MAX_ENTITIES, seen_in_media: bool = False) -> list[str]:
     """Entities from a model reply: one per line (or comma-separated), at most eight words each,
-    every content word of which occurs in the question; the question itself is skipped."""
+    every content word of which occurs in the question (any, when the model was `seen_in_media`:
+    shown the question's images); the question itself is skipped."""
     question_words = _content_words(question)
     lines = [line for line in reply.splitlines() if line.strip()]
     if len(lines) == 1 and "," in lines[0]:
@@ -99,7 +113,7 @@ def parse_entities(reply: str, question: str, limit: int = MAX_ENTITIES) -> list
         words = _content_words(entity)
         if not words or len(entity.split()) > 8 or entity.lower() == question.strip().lower():
             continue
-        if words <= question_words:
+        if seen_in_media or words <= question_words:
             entities.append(entity)
     return _dedupe(entities, limit)
 
@@ -124,22 +138,28 @@ def build_queries(question: str, entities: list[str], combine: bool = True) -> l
     return queries
 
 
-async def extract_entities(context: StrategyContext, question: str, repeat: int,
-                           method: str = "model") -> tuple[list[str], str, dict[str, Any]]:
+async def extract_entities(context: StrategyContext, question: str, repeat: int, method: str = "model",
+                           source: str = "question") -> tuple[list[str], str, dict[str, Any]]:
     """(entities, how they were found, state update with the model call) for `question`.
 
     `method` "model" asks the model and falls back to the rules when its reply holds no usable
-    entity; "rules" never calls the model. A failed model call is an error, not a fallback.
+    entity; "rules" never calls the model. `source` "media" asks for the entities of the attached
+    images too and keeps them when images were sent (method "media"; see the module docstring).
+    A failed model call is an error, not a fallback.
     """
     if method == "rules":
         return rule_entities(question), "rules", {"calls": [], "trace": []}
     if method != "model":
         raise ValueError(f"unknown entity extraction method {method!r}; use model or rules")
+    if source not in ("question", "media"):
+        raise ValueError(f"unknown entity source {source!r}; use question or media")
+    template = ENTITY_MEDIA_USER if source == "media" else ENTITY_USER
     messages = [{"role": "system", "content": ENTITY_SYSTEM},
-                {"role": "user", "content": ENTITY_USER.format(limit=MAX_ENTITIES, question=question)}]
+                {"role": "user", "content": template.format(limit=MAX_ENTITIES, question=question)}]
     params = replace(context.params(repeat=repeat, max_tokens=40), stop=ENTITY_STOP)
-    reply, update = await ask(context, messages, "extract_entities", params)
-    entities = parse_entities(reply, question)
+    completion, update = await ask_completion(context, messages, "extract_entities", params)
+    seen = source == "media" and bool(completion.extra.get(IMAGES_SENT))
+    entities = parse_entities(completion.text, question, seen_in_media=seen)
     if entities:
-        return entities, "model", update
+        return entities, "media" if seen else "model", update
     return rule_entities(question), "rules_fallback", update

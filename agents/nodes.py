@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.models.base import GenerationParams, Message
+from factprobe.agents.models.base import Completion, GenerationParams, Message
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.agents.state import QAState
 
@@ -13,6 +13,13 @@ from factprobe.agents.state import QAState
 async def ask(context: StrategyContext, messages: list[Message], purpose: str,
               params: GenerationParams) -> tuple[str, dict[str, Any]]:
     """One model call; returns its text and the state update (call record and trace step)."""
+    completion, update = await ask_completion(context, messages, purpose, params)
+    return completion.text, update
+
+
+async def ask_completion(context: StrategyContext, messages: list[Message], purpose: str,
+                         params: GenerationParams) -> tuple[Completion, dict[str, Any]]:
+    """As `ask`, returning the whole completion (its token logprobs, what the backend reported)."""
     completion = await context.model.generate(messages, params)
     # the trace keeps what was sent (the report shows it beside the output)
     step = {"step": purpose, "messages": [dict(message) for message in messages],
@@ -21,7 +28,7 @@ async def ask(context: StrategyContext, messages: list[Message], purpose: str,
             "completion_tokens": completion.completion_tokens, "cached": completion.cached}
     if params.sample_index:
         step["sample_index"] = params.sample_index
-    return completion.text, {"calls": [completion.record(purpose)], "trace": [step]}
+    return completion, {"calls": [completion.record(purpose)], "trace": [step]}
 
 
 def generate_node(context: StrategyContext, purpose: str = "generate"):

@@ -45,9 +45,11 @@ def extract_node(context: StrategyContext, settings: Any):
     async def extract_queries(state: QAState) -> dict[str, Any]:
         question = state["question"].question
         entities, method, update = await extract_entities(context, question, state.get("repeat", 0),
-                                                          settings.entities)
+                                                          settings.entities, settings.entity_source)
         queries = build_queries(question, entities, combine=settings.spec.local)
         step = {"step": "queries", "method": method, "entities": entities, "queries": queries}
+        if settings.entity_source != "question":
+            step["entity_source"] = settings.entity_source
         if method != "rules":
             step["prompt_version"] = ENTITY_PROMPT_VERSION
         return {"queries": queries, "calls": update["calls"], "trace": [*update["trace"], step]}

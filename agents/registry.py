@@ -35,6 +35,7 @@ class StrategySpec:
     source: str | None = None  # what registered it when the builder's own name does not say
     selects: bool = False    # draws candidate answers and selects one (test-time-compute curves over N)
     refines: bool = False    # answers in rounds, each kept as a sample (test-time-compute curves over rounds)
+    in_default_run: bool = True  # run when no strategy list is given (False: only when named)
 
     @property
     def origin(self) -> str:
@@ -72,16 +73,18 @@ def check_name(name: str) -> None:
 def register_strategy(name: str, description: str, *, samples: bool = False,
                       offers_refusal: bool = False, retrieves: bool = False,
                       reads: tuple[str, ...] | None = None, selects: bool = False,
-                      refines: bool = False, order: int = DEFAULT_ORDER) -> Callable[[GraphBuilder], GraphBuilder]:
+                      refines: bool = False, order: int = DEFAULT_ORDER,
+                      in_default_run: bool = True) -> Callable[[GraphBuilder], GraphBuilder]:
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`;
-    `order` places it in `factprobe strategies` and in a run given no strategy list.
+    `order` places it in `factprobe strategies` and in a run given no strategy list (which leaves
+    it out when `in_default_run` is off: a strategy for some kinds of question only).
 
     The graph reads and writes `factprobe.QAState`; see README "Your own strategies"."""
     check_name(name)
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
         register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads,
-                              selects=selects, refines=refines), order=order)
+                              selects=selects, refines=refines, in_default_run=in_default_run), order=order)
         return build
 
     return decorate
@@ -90,6 +93,11 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
 def strategies() -> dict[str, StrategySpec]:
     """Every registered strategy by name, by (order, name)."""
     return STRATEGIES.items()
+
+
+def default_strategies() -> list[str]:
+    """The strategies a run given no strategy list runs, by (order, name)."""
+    return [name for name, spec in strategies().items() if spec.in_default_run]
 
 
 def describes(name: str, flag: str) -> bool:
@@ -132,7 +140,7 @@ def rag_composition(base: Any) -> Any:
     def build(context: StrategyContext):
         return with_retrieval(base.build(context), context)
 
-    reads = None if base.reads is None else (*base.reads, "retriever", "top_k")
+    reads = None if base.reads is None else (*base.reads, "retriever", "top_k", "entity_source")
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
                         reads=reads, selects=base.selects, refines=base.refines)

@@ -1,4 +1,4 @@
-"""Bootstrap intervals of calibration metrics (ECE, debiased ECE, AUROC), computed a batch of
+"""Bootstrap intervals of calibration metrics (ECE, debiased ECE, AUROC, over), computed a batch of
 resamples at a time, and `calibration_metrics`, which gathers every metric of one set of rows.
 
 Conventions (bins, the debiased estimator, None for what cannot be computed) are those of
@@ -236,6 +236,19 @@ def auroc_ci(confidence: Any, correct: Any, seed: int = 0, resamples: int = BOOT
     return _percentiles(_cell_resamples(Cells.auroc, conf, right, seed, resamples), level)
 
 
+def overconfidence_ci(confidence: Any, correct: Any, seed: int = 0, resamples: int = BOOTSTRAP_RESAMPLES,
+                      level: float = 0.95) -> tuple[float, float] | None:
+    """Percentile bootstrap CI of over = mean confidence − accuracy; None with fewer than two rows."""
+    conf, right = _arrays(confidence, correct)
+    if conf.size < 2:
+        return None
+
+    def statistic(cells: Cells, weights: np.ndarray) -> np.ndarray:
+        return weights @ (cells.confidence / 100.0 - cells.correct) / conf.size
+
+    return _percentiles(_cell_resamples(statistic, conf, right, seed, resamples), level)
+
+
 def calibration_metrics(confidence: Any, correct: Any, seed: int = 0,
                         resamples: int = BOOTSTRAP_RESAMPLES, with_ci: bool = True) -> dict[str, Any]:
     """Every calibration metric of one (strategy, method) set, as fractions; None where undefined."""
@@ -258,6 +271,7 @@ def calibration_metrics(confidence: Any, correct: Any, seed: int = 0,
         metrics["ece_ci"] = ece_ci(conf, right, seed, resamples)
         metrics["ece_debiased_ci"] = ece_debiased_ci(conf, right, seed, resamples)
         metrics["auroc_ci"] = auroc_ci(conf, right, seed, resamples)
+        metrics["overconfidence_ci"] = overconfidence_ci(conf, right, seed, resamples)
         metrics["bootstrap_resamples"] = resamples
     return metrics
 

@@ -1,8 +1,10 @@
 """Calibration plots (matplotlib, Agg canvas, no pyplot state): reliability diagrams, confidence
 histograms and risk–coverage curves, one panel per confidence method.
 
-Reliability diagrams follow WorldVQA: only bins with at least MIN_BIN_COUNT rows are drawn, as
-points sized by their count; the panel says how many non-empty bins were hidden. The dashed
+Reliability diagrams follow WorldVQA: only bins with more than HIDDEN_BIN_MAX_ROWS rows are drawn
+(factprobe.eval.report.reliability; the figure's title states the rule), as points sized by their
+count; the panel says how many non-empty bins were hidden. The confidence histogram covers the full
+set: every answer with a value, whatever its grade, the UNGRADED ones also drawn apart (dotted). The dashed
 diagonal is perfect calibration; the solid line through the origin has the weighted average
 slope (calibration.metrics.weighted_slope, computed over all bins, hidden ones included).
 """
@@ -17,14 +19,22 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from factprobe.calibration.metrics import ece, reliability_bins, risk_coverage, uniform_edges, weighted_slope
-from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_in
+from factprobe.calibration.metrics import (
+    bin_index,
+    ece,
+    reliability_bins,
+    risk_coverage,
+    uniform_edges,
+    weighted_slope,
+)
+from factprobe.calibration.rows import CalibrationSet, calibration_set, methods_in, stated_confidences
+from factprobe.calibration.summary import HIGH_CONFIDENCE
 from factprobe.eval.analysis.summary import strategy_groups
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.build import report_plot
 from factprobe.eval.report.html.figures import save_figure
+from factprobe.eval.report.reliability import HIDDEN_BIN_MAX_ROWS, HIDDEN_BINS_RULE, drawn_bins
 
-MIN_BIN_COUNT = 20
 PANEL_INCHES = 3.6
 
 
@@ -47,12 +57,12 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
         axis.set_title(f"{method}: no confidences ({data.counts['eligible']} eligible rows)", fontsize=9)
         return
     bins = reliability_bins(data.confidence, data.correct)
-    shown = bins.n >= MIN_BIN_COUNT
+    shown = drawn_bins(bins.n)
     hidden = int(np.sum(bins.filled & ~shown))
     if shown.any():
         sizes = 30 + 300 * bins.n[shown] / bins.n[shown].max()
         axis.scatter(bins.confidence[shown], bins.accuracy[shown], s=sizes, alpha=0.7, color="tab:blue",
-                     edgecolor="black", zorder=3, label=f"bins with ≥ {MIN_BIN_COUNT} rows")
+                     edgecolor="black", zorder=3, label=f"bins with > {HIDDEN_BIN_MAX_ROWS} rows")
     slope = weighted_slope(bins)
     if slope is not None:
         axis.plot([0, 1], [0, slope], color="tab:red", linewidth=1.5, label=f"weighted slope {slope:.2f}")
@@ -63,7 +73,7 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
     axis.set_title(f"{method}: n={n}, ECE " + ("–" if error is None else f"{100 * error:.1f}%"), fontsize=9)
     if hidden:
         axis.text(0.03, 0.97, f"{hidden} of {int(bins.filled.sum())} non-empty bins hidden\n"
-                              f"(< {MIN_BIN_COUNT} rows each)",
+                              f"(≤ {HIDDEN_BIN_MAX_ROWS} rows each)",
                   transform=axis.transAxes, va="top", fontsize=7.5, color="dimgray")
     axis.legend(loc="lower right", fontsize=7)
 
@@ -77,7 +87,8 @@ def reliability_diagrams(summary: dict[str, Any], rows: list[Result], out: Path)
         figure, axes = _figure(len(methods))
         for axis, method in zip(axes, methods):
             reliability_panel(axis, method, calibration_set(strategy_rows, method))
-        figure.suptitle(f"Reliability: {strategy}\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+        figure.suptitle(f"Reliability: {strategy}\nanswerable rows graded CORRECT/INCORRECT\n{HIDDEN_BINS_RULE}",
+                        fontsize=9)
         path = out / f"reliability_{_file_name(strategy)}.png"
         save_figure(figure, path, dpi=110)
         written.append(path)
@@ -91,9 +102,16 @@ def _all_methods(grouped: dict[str, list[Result]]) -> list[str]:
     return names
 
 
+def _shares(confidence: np.ndarray, total: int) -> np.ndarray:
+    """The share of `total` rows in each ten-point bin (lo, hi]."""
+    edges = uniform_edges()
+    return np.bincount(bin_index(confidence, edges), minlength=len(edges) - 1) / total
+
+
 @report_plot(order=40)
 def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path) -> Path | None:
-    """confidence_histogram.png: the share of rows per 10-point confidence bin, per strategy."""
+    """confidence_histogram.png: the share of answers per 10-point confidence bin, per strategy, over
+    every answer with a value (any grade); the UNGRADED ones again apart, dotted."""
     grouped = strategy_groups(rows)
     if not grouped:
         return None
@@ -101,20 +119,26 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
     figure, axes = _figure(len(methods))
     edges = uniform_edges() / 100.0
     for axis, method in zip(axes, methods):
-        for strategy, strategy_rows in grouped.items():
-            data = calibration_set(strategy_rows, method)
-            if not data.confidence.size:
+        for index, (strategy, strategy_rows) in enumerate(grouped.items()):
+            stated = stated_confidences(strategy_rows, method)
+            total = stated.confidence.size
+            if not total:
                 continue
-            counts = reliability_bins(data.confidence, data.correct).n
-            axis.stairs(counts / counts.sum(), edges, linewidth=1.5,
-                        label=f"{strategy} (n={data.confidence.size})")
-        axis.set(xlim=(0, 1), ylim=(0, 1.05), xlabel="confidence (bins (lo, hi])", ylabel="share of rows",
+            high = np.mean(stated.confidence >= HIGH_CONFIDENCE)
+            axis.stairs(_shares(stated.confidence, total), edges, linewidth=1.5, color=f"C{index % 10}",
+                        label=f"{strategy} (n={total}; ≥{HIGH_CONFIDENCE:.0f}: {100 * high:.0f}%)")
+            ungraded = int(stated.ungraded.sum())
+            if ungraded:
+                axis.stairs(_shares(stated.confidence[stated.ungraded], total), edges, linewidth=1.2,
+                            linestyle=":", color=f"C{index % 10}", label=f"{strategy}: UNGRADED ({ungraded})")
+        axis.set(xlim=(0, 1), ylim=(0, 1.05), xlabel="confidence (bins (lo, hi])", ylabel="share of answers",
                  title=method)
         if axis.has_data():
             axis.legend(fontsize=7, loc="upper left")
         else:
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
-    figure.suptitle("Confidence distribution\n(answerable rows graded CORRECT/INCORRECT)", fontsize=10)
+    figure.suptitle("Confidence distribution\nevery answer with a value, any grade\n(dotted: its UNGRADED part)",
+                    fontsize=9)
     path = out / "confidence_histogram.png"
     save_figure(figure, path, dpi=110)
     return path

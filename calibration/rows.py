@@ -5,6 +5,9 @@ on answerable questions count. Every other row is excluded and counted by reason
 questions, ERROR rows, UNGRADED rows (the judge gave no grade), NOT_ATTEMPTED answers (no claim to
 be right or wrong). Among the rows kept, a row without a value for the method is counted as
 missing; `coverage` = rows with a value / rows kept.
+
+The confidence histogram and the share of answers at high confidence describe what the model said,
+so they use the full set instead (`stated_confidences`): every row with a value, whatever its grade.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class CalibrationSet:
     confidence: np.ndarray
     correct: np.ndarray
     counts: dict[str, Any] = field(default_factory=dict)
+    positions: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # in the rows given
 
 
 def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
@@ -47,7 +51,7 @@ def calibration_set(rows: list[Result], method: str) -> CalibrationSet:
     gets its own counts dict."""
     columns = columns_of(rows)
     kept = columns.derived(("calibration_set", method), lambda: _calibration_set(columns, method))
-    return CalibrationSet(kept.confidence, kept.correct, dict(kept.counts))
+    return CalibrationSet(kept.confidence, kept.correct, dict(kept.counts), kept.positions)
 
 
 def _calibration_set(columns: RowColumns, method: str) -> CalibrationSet:
@@ -72,7 +76,35 @@ def _calibration_set(columns: RowColumns, method: str) -> CalibrationSet:
         used.append(position)
     counts["used"] = len(confidences)
     counts["coverage"] = len(confidences) / counts["eligible"] if counts["eligible"] else None
-    return CalibrationSet(np.asarray(confidences, dtype=float), grades[used] == CORRECT, counts)
+    return CalibrationSet(np.asarray(confidences, dtype=float), grades[used] == CORRECT, counts,
+                          np.asarray(used, dtype=np.int64))
+
+
+@dataclass(frozen=True)
+class StatedConfidences:
+    """Every row with a value for a method, whatever its grade: the value (0–100), the row's grade
+    code (factprobe.eval.analysis.columns) and whether its question is answerable."""
+
+    confidence: np.ndarray
+    grade: np.ndarray
+    answerable: np.ndarray
+
+    @property
+    def ungraded(self) -> np.ndarray:
+        return self.grade == UNGRADED
+
+
+def stated_confidences(rows: list[Result], method: str) -> StatedConfidences:
+    """The full set of stated values of `method` (computed once per strategy's rows and method)."""
+    columns = columns_of(rows)
+
+    def build() -> StatedConfidences:
+        values = [confidence_of(row, method) for row in columns.rows]
+        kept = np.flatnonzero([value is not None for value in values])
+        return StatedConfidences(np.asarray([values[i] for i in kept], dtype=float), columns.grade[kept],
+                                 columns.answerable[kept])
+
+    return columns.derived(("stated_confidences", method), build)
 
 
 def methods_in(rows: list[Result]) -> list[str]:

@@ -31,11 +31,12 @@ from factprobe.retrieval.results_cache import ResultCache, cached_search, defaul
 
 @dataclass(frozen=True)
 class RetrievalSettings:
-    """The retrieval options of a run: `--retriever`, `--top-k`, entity method, caching."""
+    """The retrieval options of a run: `--retriever`, `--top-k`, entity method and source, caching."""
 
     spec: RetrieverSpec
     top_k: int = 3
     entities: str = "model"
+    entity_source: str = "question"
     use_cache: bool = True
     cache_dir: Path | None = None
 
@@ -51,11 +52,17 @@ class RetrievalSettings:
         entities = options.get("entities") or "model"
         if entities not in ("model", "rules"):
             raise StrategyOptionError(f"entity extraction {entities!r}: use model or rules")
+        entity_source = options.get("entity_source") or "question"
+        if entity_source not in ("question", "media"):
+            raise StrategyOptionError(f"--entity-source {entity_source!r}: use question or media")
+        if entity_source == "media" and entities == "rules":
+            raise StrategyOptionError("--entity-source media needs the model to name the entities; "
+                                      "entity extraction by rules reads the question only")
         try:
             spec = parse_spec(options.get("retriever") or "bm25")
         except RetrievalError as exc:
             raise StrategyOptionError(f"--retriever: {exc}") from None
-        return cls(spec=spec, top_k=top_k, entities=entities,
+        return cls(spec=spec, top_k=top_k, entities=entities, entity_source=entity_source,
                    use_cache=bool(getattr(config, "use_cache", True)),
                    cache_dir=context.resources.get("cache_dir"))
 

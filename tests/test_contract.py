@@ -1,7 +1,8 @@
 """The outside contract (../shared/docs/contract.md): result and summary keys of a run.
 
-Runs every registered strategy on a scripted model over a small multi-hop and unanswerable set,
-then checks the keys users and scripts rely on.
+Runs every strategy of a default run on a scripted model over a small multi-hop and unanswerable
+set, then checks the keys users and scripts rely on (the strategies run only when named are for
+multiple-choice questions; their own tests cover them).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
-from factprobe.agents.registry import strategies
+from factprobe.agents.registry import default_strategies
 from factprobe.eval.core.schema import Hop, Passage, Question
 from tests.fakes import ScriptedModel, last_user, write_questions
 
@@ -62,7 +63,7 @@ def test_result_and_summary_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     data = tmp_path / "q.jsonl"
     write_questions(data, QUESTIONS)
     out = tmp_path / "run"
-    names = list(strategies())
+    names = default_strategies()
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", ",".join(names),
                      "--out", str(out)]) == 0
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]

@@ -16,6 +16,9 @@ from factprobe.eval.store.media_cache import MEDIA_TYPE, MediaStore, is_ref
 
 IMAGES_KEY = "images"
 AUDIO_KEY = "audio"
+# Completion.extra key: how many images the run attached to the request (set by the wrapper that
+# attaches them, factprobe.eval.media.attach; absent when none were)
+IMAGES_SENT = "images_sent"
 # OpenAI's image detail: "low" is a fixed 512-pixel view at a fixed token cost per image, as Video
 # SimpleQA's own evaluation code sends its frames.
 OPENAI_DETAIL = "low"

@@ -38,7 +38,7 @@ async def model_pick(context: StrategyContext, state: QAState,
     """Ask the model for the best candidate: (0-based index, pick_failed, state update)."""
     if len(answers) == 1:
         return 0, False, {"calls": [], "trace": []}
-    messages = selection_messages(asked_text(state, context.seed), state.get("context"), answers)
+    messages = selection_messages(asked_text(state, context), state.get("context"), answers)
     text, update = await ask(context, messages, "select", context.params(repeat=state.get("repeat", 0)))
     index = parse_pick(text, answers)
     return (0, True, update) if index is None else (index, False, update)
@@ -65,7 +65,7 @@ def build(context: StrategyContext):
     count, temperature, selector = options(context)
 
     async def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": vanilla_messages(asked_text(state, context.seed), state.get("context")),
+        return {"messages": vanilla_messages(asked_text(state, context), state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     async def sample(state: QAState) -> dict[str, Any]:

@@ -81,7 +81,7 @@ def build(context: StrategyContext):
     rounds = rounds_option(context)
 
     async def build_prompt(state: QAState) -> dict[str, Any]:
-        return {"messages": vanilla_messages(asked_text(state, context.seed), state.get("context")),
+        return {"messages": vanilla_messages(asked_text(state, context), state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
     async def start_rounds(state: QAState) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def build(context: StrategyContext):
 
     async def feedback(state: QAState) -> dict[str, Any]:
         number = state["round"] + 1
-        messages = feedback_messages(asked_text(state, context.seed), state.get("context"), state.get("answer"))
+        messages = feedback_messages(asked_text(state, context), state.get("context"), state.get("answer"))
         text, update = await ask(context, messages, "feedback", context.params(repeat=state.get("repeat", 0)))
         verdict = parse_verdict(text)
         step = {"step": "verdict", "round": number, "verdict": verdict}
@@ -109,7 +109,7 @@ def build(context: StrategyContext):
 
     async def refine(state: QAState) -> dict[str, Any]:
         extra = state["extra"]
-        messages = refine_messages(asked_text(state, context.seed), state.get("context"), state.get("answer"),
+        messages = refine_messages(asked_text(state, context), state.get("context"), state.get("answer"),
                                    extra["feedback"])
         text, update = await ask(context, messages, "refine", context.params(repeat=state.get("repeat", 0)))
         answer, confidence = parse_answer(text), parse_confidence(text)

@@ -2,8 +2,10 @@
 
 Two runs are paired over the questions both answered, by (question id, repeat), with exactly the
 statistics of a run's own `gains` (factprobe.eval.analysis.gains.compare: the clustered bootstrap CI
-and sign-flip p of ΔF and Δaccuracy), per strategy and per category. Strategies are paired by name;
-two runs of one strategy each are paired whatever their names. The seed is the baseline run's.
+and sign-flip p of ΔF and Δaccuracy), per strategy and per category, plus what the registered pair
+metrics add (factprobe.eval.analysis.pair_metrics: calibration's ΔECE and Δover). Strategies are
+paired by name; two runs of one strategy each are paired whatever their names. The seed is the
+baseline run's.
 
 Question sets must agree: a question id that one run asked and another did not is a
 QuestionSetError (the CLI exits 2) unless `shared_only` is set, and then every difference is listed
@@ -20,6 +22,7 @@ from typing import Any
 from factprobe.eval.analysis.gains import compare
 from factprobe.eval.analysis.grader_agreement import grader_agreement, judge_rankings
 from factprobe.eval.analysis.loaded_runs import LoadedRun
+from factprobe.eval.analysis.pair_metrics import pair_metric_values
 from factprobe.eval.core.schema import Result
 
 PAIR_KEYS = ("n_pairs", "f_score", "baseline_f_score", "f_score_delta", "accuracy", "baseline_accuracy",
@@ -112,10 +115,10 @@ def pair_runs(base: LoadedRun, run: LoadedRun, shared: set[str], n_resamples: in
         rows = _restricted(run.by_strategy[strategy], shared)
         base_rows = _restricted(base.by_strategy[base_strategy], shared)
         entry = compare(rows, base_rows, base.seed, n_resamples, n_flips)
-        entries.append({"baseline": base.name, "run": run.name, "baseline_strategy": base_strategy,
-                        "strategy": strategy, "n_shared": len(shared),
-                        **{key: entry[key] for key in PAIR_KEYS},
-                        "per_category": per_category(rows, base_rows, base.seed, n_resamples, n_flips)})
+        pair = {"baseline": base.name, "run": run.name, "baseline_strategy": base_strategy,
+                "strategy": strategy, "n_shared": len(shared), **{key: entry[key] for key in PAIR_KEYS},
+                "per_category": per_category(rows, base_rows, base.seed, n_resamples, n_flips)}
+        entries.append({**pair, **pair_metric_values(rows, base_rows, base.seed, n_resamples, set(pair))})
     return entries
 
 

@@ -34,8 +34,10 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
         from factprobe.eval.report.compare_figures import compare_figures
         from factprobe.eval.report.html.compare import write_compare_html
         from factprobe.eval.report.html.figures import inline_figures
+        from factprobe.eval.self_awareness.plot import self_awareness_figures
 
-        figures = inline_figures(compare_figures(runs, data, args.html))
+        drawn = compare_figures(runs, data, args.html) + self_awareness_figures(runs, args.html)
+        figures = inline_figures(drawn)
         path = write_compare_html(runs, data, args.html, table_functions(), figures)
         print(f"report: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -7,24 +7,23 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
+from factprobe.eval.cli.describe import add_describe_options, cmd_describe
 from factprobe.eval.cli.difficulty import add_difficulty_command
 from factprobe.eval.cli.merge import add_merge_command
-from factprobe.eval.cli.output import print_json, stdout_gone
+from factprobe.eval.cli.output import stdout_gone
 from factprobe.eval.config.baseline import BaselineError
 from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options, path_arg
 from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
-from factprobe.eval.datasets.describe import describe_dataset, describe_rows
-from factprobe.eval.datasets.registry import describe_loaders, load_dataset
+from factprobe.eval.datasets.registry import describe_loaders
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
 from factprobe.eval.run.launch import launch_run
@@ -84,16 +83,8 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
         load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
-            raise ConfigError("usage: factprobe datasets describe D [--json]")
-        description = describe_dataset(load_dataset(args.name))
-        if args.json:
-            print_json(description)
-        else:
-            table = Table(title=f"dataset {args.name}", show_header=False)
-            for key, value in describe_rows(description):
-                table.add_row(key, value)
-            console.print(table)
-        return 0
+            raise ConfigError("usage: factprobe datasets describe D [--json] [--media DIR] [--plot DIR]")
+        return cmd_describe(args, console)
     for name, text in describe_loaders().items():
         console.print(f"{name:10} {text}", soft_wrap=True)
     return 0
@@ -102,9 +93,11 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
     for plugin in args.plugin or []:
         load_plugin(plugin)
+    width = max([14, *(len(name) for name in strategies())])
     for spec in strategies().values():
-        console.print(f"{spec.name:14} {spec.description}")
-    console.print("NAME+rag       any strategy above with retrieval first (e.g. best_of_n+rag; "
+        named_only = "" if spec.in_default_run else " (run only when named)"
+        console.print(f"{spec.name:{width}} {spec.description}{named_only}")
+    console.print(f"{'NAME+rag':{width}} any strategy above with retrieval first (e.g. best_of_n+rag; "
                   "--retriever, --top-k)")
     return 0
 
@@ -143,6 +136,7 @@ def build_parser() -> argparse.ArgumentParser:
     datasets.add_argument("--json", action="store_true")
     datasets.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
                           help="also list (or describe with) the loaders this module or .py file registers")
+    add_describe_options(datasets)
     datasets.set_defaults(handler=cmd_datasets)
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",

@@ -5,15 +5,19 @@ sweep wins), and names the benchmark's answer prompt and reply format
 (factprobe.agents.benchmark_prompts; `--prompt-file` replaces the prompt, `--reply-format` the
 format). What each preset sets, from the five papers' protocols and their released evaluation code:
 
-- videosimpleqa: the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt
-  (with --judge); equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer
-  tokens.
+- videosimpleqa: the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt,
+  the judge shown the frames (with --judge; `--judge-media frames`, as its released grader);
+  equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer tokens.
 - worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
   WorldVQA judge prompt (with --judge); hedged answers penalised; up to 512 answer tokens.
 - mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
-  refused questions re-asked without it); 5 repeats, each with the options shuffled.
-- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models).
-- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude).
+  refused questions re-asked without it); 5 repeats, each with all five options shuffled, the
+  refusal option among them (`--option-order shuffle-all`).
+- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models); the options in
+  their released order (`--option-order released`); with --judge, the judge's True/False on the
+  free answer (`--choice-grading judge`, MMWorld's released evaluation).
+- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude); the
+  options in their released order.
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ from typing import Any
 from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, check_template
 
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
-    "videosimpleqa": {"judge_prompt": "videosimpleqa", "hedging": "penalize", "frames": 32, "max_tokens": 1024},
+    "videosimpleqa": {"judge_prompt": "videosimpleqa", "judge_media": "frames", "hedging": "penalize", "frames": 32,
+                      "max_tokens": 1024},
     "worldvqa": {"judge_prompt": "worldvqa", "hedging": "penalize", "max_tokens": 512},
-    "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5},
-    "mmworld": {"frames": 10},
-    "worldsense": {"frames": 16},
+    "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5, "option_order": "shuffle-all"},
+    "mmworld": {"frames": 10, "option_order": "released", "choice_grading": "judge"},
+    "worldsense": {"frames": 16, "option_order": "released"},
 }
 
 
@@ -38,7 +43,8 @@ def with_preset(data: Any) -> Any:
         return data
     settings = dict(PRESET_SETTINGS[data["preset"]])
     if data.get("judge") is None:
-        settings.pop("judge_prompt", None)   # the judge prompt applies once a judge is given
+        for name in ("judge_prompt", "judge_media", "choice_grading"):   # these apply once a judge is given
+            settings.pop(name, None)
     return {**settings, **data}
 
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.json_schema import JsonDict
 
+from factprobe.agents.choices import OptionOrder
 from factprobe.eval.config.presets import answer_prompt, read_prompt_file, with_preset
 from factprobe.eval.grading.base import HedgingPolicy
 
@@ -51,7 +52,7 @@ class RunConfig(BaseModel):
 
     dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
     strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
-                                   "empty: every registered strategy")
+                                   "empty: every registered strategy but those run only when named")
     model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
                         min_length=1)
     judge: str | None = option(None, "grade with this model (same forms as --model)")
@@ -60,6 +61,9 @@ class RunConfig(BaseModel):
         "unset: judge with --judge, else rules")
     judge_prompt: Literal["simpleqa", "simpleqa-verified", "videosimpleqa", "worldvqa"] = option(
         "simpleqa", "the judge's grading policy (the rules follow simpleqa-verified's on candidates)")
+    judge_media: Literal["none", "frames"] = option(
+        "none", "what the judge sees besides the text: none, or frames (the question's images or video "
+        "frames, as Video SimpleQA's released grader shows its judge)")
     judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
                                             "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
@@ -84,6 +88,9 @@ class RunConfig(BaseModel):
     retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
                             min_length=1, strategy_option=True)
     top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
+    entity_source: Literal["question", "media"] = option(
+        "question", "rag: where search terms may come from: question (only its own words are kept) or media "
+        "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
@@ -115,6 +122,14 @@ class RunConfig(BaseModel):
     reply_format: Literal["lines", "json", "free"] | None = option(
         None, "how the answer prompt's replies are read: lines (Answer:/Confidence:), json ({\"answer\", "
         "\"confidence_score\"}), free (the whole reply); unset: the preset's, else lines")
+    option_order: OptionOrder = option(
+        "shuffle", "multiple-choice options: shuffle (per repeat, the refusal option last), shuffle-all "
+        "(the refusal option shuffled in too: MM-SAP), released (the dataset's order: MMWorld, "
+        "WorldSense); each row records its order and shuffle key")
+    choice_grading: Literal["letter", "judge"] = option(
+        "letter", "multiple-choice grading: letter (the answer aligned to an option letter by rules, "
+        "else by the --judge model) or judge (the --judge model says True/False whether the answer is "
+        "the gold option: MMWorld)")
     # which questions are asked, and how the summary groups and filters them
     only_ids: Path | None = option(None, "ask only the questions whose ids this file lists (one per line, "
                                    "as `factprobe difficulty` writes)")
@@ -162,6 +177,20 @@ class RunConfig(BaseModel):
     def _prompt_file(cls, value: Path | None) -> Path | None:
         if value is not None:
             read_prompt_file(value)
+        return value
+
+    @field_validator("choice_grading")
+    @classmethod
+    def _verdict_needs_a_judge(cls, value: str, info: ValidationInfo) -> str:
+        if value == "judge" and info.data.get("judge") is None:
+            raise ValueError("the judge's True/False verdict needs a judge model; give --judge MODEL")
+        return value
+
+    @field_validator("judge_media")
+    @classmethod
+    def _media_need_a_judge(cls, value: str, info: ValidationInfo) -> str:
+        if value != "none" and info.data.get("judge") is None:
+            raise ValueError("shows the judge the frames; give --judge MODEL")
         return value
 
     @field_validator("reply_format")
@@ -241,6 +270,7 @@ class RunConfig(BaseModel):
         # Token logprobs cost time on the local backend: ask for them only when a method reads them.
         options["logprobs"] = any(method.startswith("token_prob") for method in self.confidence)
         options["answer_prompt"] = self.answer_prompt()
+        options["option_order"] = self.option_order
         return options
 
 

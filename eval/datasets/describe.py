@@ -7,10 +7,14 @@ from collections import Counter
 from typing import Any
 
 from factprobe.eval.core.schema import Question
+from factprobe.eval.datasets.media_statistics import Probe, duration_statistics, media_statistics
 from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.datasets.text_statistics import WORD_COUNTING, option_statistics, per_category, word_statistics
 
 
-def describe_dataset(dataset: Dataset) -> dict[str, Any]:
+def describe_dataset(dataset: Dataset, probe: Probe | None = None) -> dict[str, Any]:
+    """The counts, and under `statistics` the lengths, option positions, media and durations
+    (`probe` reads a video's duration when the record has none: `--media DIR`)."""
     questions = dataset.questions
     per_question_corpus = sum(len(q.corpus) for q in questions)
     return {
@@ -34,7 +38,19 @@ def describe_dataset(dataset: Dataset) -> dict[str, Any]:
         "with_caption": sum(bool(q.caption) for q in questions),
         "fields": field_groups(questions),
         "notes": list(dataset.notes),
+        "statistics": dataset_statistics(questions, probe),
     }
+
+
+def dataset_statistics(questions: list[Question], probe: Probe | None = None) -> dict[str, Any]:
+    """Words per question, answer and option, option letters, distinct media and durations, overall
+    and (words, letters) per category (factprobe.eval.datasets.text_statistics, .media_statistics)."""
+    return {"word_counting": WORD_COUNTING,
+            "words": word_statistics(questions),
+            "options": option_statistics(questions),
+            "media": media_statistics(questions),
+            "durations": duration_statistics(questions, probe),
+            "per_category": per_category(questions)}
 
 
 def field_groups(questions: list[Question]) -> dict[str, dict[str, int]]:
@@ -80,6 +96,56 @@ def describe_rows(description: dict[str, Any]) -> list[tuple[str, str]]:
             rows.extend((f"field {name}", json.dumps(counts, ensure_ascii=False)) for name, counts in value.items())
         elif key == "notes":
             rows.extend(("note", note) for note in value)
+        elif key == "statistics":
+            rows.extend(statistics_rows(value))
         else:
             rows.append((key, json.dumps(value, ensure_ascii=False) if isinstance(value, (dict, list)) else str(value)))
+    return rows
+
+
+def words_text(summary: dict[str, Any]) -> str:
+    return "-" if not summary["n"] else f"mean {summary['mean']}, median {summary['median']} (n {summary['n']})"
+
+
+def letters_text(counts: dict[str, int]) -> str:
+    total = sum(counts.values())
+    return ", ".join(f"{letter} {n} ({100 * n / total:.1f} %)" for letter, n in counts.items()) or "-"
+
+
+def durations_text(durations: dict[str, Any]) -> str:
+    if not durations["n"]:
+        return "none read"
+    return (f"n {durations['n']}: mean {durations['mean_s']} s, median {durations['median_s']} s, "
+            f"{durations['min_s']}–{durations['max_s']} s")
+
+
+def statistics_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
+    """The `statistics` block as table rows: words, option letters, media and durations, then the
+    words and letters per category."""
+    rows = [(f"words per {name}", words_text(summary)) for name, summary in stats["words"].items()]
+    rows.append(("word counting", stats["word_counting"]))
+    options = stats["options"]
+    if options:
+        rows += [("options per question", json.dumps(options["options_per_question"])),
+                 ("right option letter", letters_text(options["right_letter"]))]
+        if options["refusal_letter"]:
+            rows.append(("refusal option letter", letters_text(options["refusal_letter"])))
+    media = stats["media"]
+    if media["distinct"]:
+        rows.append(("distinct media", f"{media['distinct']} ({media['questions_with_media']} questions)"))
+        rows.append(("media per category", json.dumps(media["per_category"], ensure_ascii=False)))
+        rows += [(f"media per {name}", json.dumps(counts, ensure_ascii=False))
+                 for name, counts in media["per_field"].items()]
+    durations = stats["durations"]
+    if durations:
+        rows.append(("durations", durations_text(durations)))
+        if durations["without_duration"]:
+            rows.append(("without duration", json.dumps(durations["without_duration"], ensure_ascii=False)))
+    for category, entry in stats["per_category"].items():
+        rows.append((f"{category}: words", "; ".join(f"{name} {summary['mean']}"
+                                                     for name, summary in entry["words"].items() if summary["n"])))
+        if "options" in entry:
+            rows.append((f"{category}: right letter", letters_text(entry["options"]["right_letter"])))
+            if entry["options"]["refusal_letter"]:
+                rows.append((f"{category}: refusal letter", letters_text(entry["options"]["refusal_letter"])))
     return rows

@@ -13,6 +13,10 @@ Format as the MMWorld repository's README documents it and its `evaluation/eval.
   `--media` finds); category is the discipline.
 - Fields kept for grouping (Question.fields): `discipline`, `subdiscipline`, `type` and the four
   flags, under their released names; `caption` is the video's captions joined by a space.
+- A video entry may name its file (`video_file`, or `video_path` / `file_name`; only the file name
+  is kept, in the field `video_file`): `--media` then picks that file when the video's folder
+  holds several (the released evaluation runs every .mp4 of the folder; we ask about one, and
+  refuse a folder of several when the record names none).
 - The gold is the option `correct_answer_label` names (the benchmark's judge is given that letter);
   a question whose `answer` text is not that option is loaded with the label's option and named in
   the dataset's notes.
@@ -22,9 +26,9 @@ downloaded here.
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePath
 
-from pydantic import BaseModel, Field, StrictBool
+from pydantic import AliasChoices, BaseModel, Field, StrictBool
 
 from factprobe.eval.core.schema import FieldValue, Question
 from factprobe.eval.datasets.mcq import gold_option
@@ -49,6 +53,7 @@ class RawQuestion(BaseModel):
 
 class RawVideo(BaseModel):
     video_id: Text
+    video_file: str | None = Field(None, validation_alias=AliasChoices("video_file", "video_path", "file_name"))
     discipline: Text = "general"
     subdiscipline: str = ""
     captions: list[str] | str = Field(default_factory=list)
@@ -65,6 +70,8 @@ def question_fields(video: RawVideo, raw: RawQuestion) -> dict[str, FieldValue]:
         value = getattr(raw, flag)
         if value is not None:
             fields[flag] = value
+    if video.video_file and video.video_file.strip():
+        fields["video_file"] = PurePath(video.video_file.strip().replace("\\", "/")).name
     return fields
 
 

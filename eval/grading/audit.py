@@ -109,22 +109,12 @@ def load_cases(path: Path) -> list[LoadedCase]:
 
 
 def cohen_kappa(first: list[str], second: list[str]) -> float | None:
-    """Cohen's kappa of two labelings of the same items; None when chance agreement is total.
-
-    Computed with numpy here because scikit-learn, which has it, is only a development dependency.
-    """
-    import numpy as np  # lazy: this module is imported by the CLI, and numpy is not needed before a run's first request
-
-    categories = sorted(set(first) | set(second))
-    index = {category: i for i, category in enumerate(categories)}
-    table = np.zeros((len(categories), len(categories)))
-    np.add.at(table, ([index[a] for a in first], [index[b] for b in second]), 1)
-    total = table.sum()
-    observed = np.trace(table) / total
-    expected = float(table.sum(axis=1) @ table.sum(axis=0)) / total ** 2
-    if expected == 1.0:
-        return None
-    return float((observed - expected) / (1.0 - expected))
+    """Cohen's kappa of two labelings of the same items; None when chance agreement is total (written
+    out here because scikit-learn, which has it, is only a development dependency)."""
+    total, one, two = len(first), Counter(first), Counter(second)
+    observed = sum(a == b for a, b in zip(first, second)) / total
+    expected = sum(one[category] * two[category] for category in one) / total ** 2
+    return None if expected == 1.0 else (observed - expected) / (1.0 - expected)
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,9 @@ def parse_judge_reply(text: str) -> Grade | None:
 
 
 class JudgeGrader:
-    """Grades with a model (`--judge MODEL`) under one of the judge policies (`--judge-prompt`)."""
+    """Grades with a model (`--judge MODEL`) under one of the judge policies (`--judge-prompt`). With
+    `--judge-media frames` the run hands it a model that adds the question's frames to its prompt
+    (factprobe.eval.media.attach.FramesForJudge), so the grading layer stays text-only."""
 
     def __init__(self, model: ChatModel, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
                  max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> None:

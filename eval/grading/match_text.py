@@ -9,14 +9,16 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 - `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
   may be skipped, as function words are in any language.
 - `spelling`: one word differs by a single letter in a word of seven letters or more.
-- `name` (questions asking who): the gold's surname, with given names that agree as far as they go
-  (initials, a middle name dropped, one letter of a given name or of a surname of seven letters or
-  more), a title ("Sir", "Dr.") or the family name written first.
-- A short head that names something (not a description: "a major river") and shares no word,
-  letter pattern or acronym with the gold, nor writes it as a symbol, where the gold does not
-  appear elsewhere in the claim, names something else: a conflict. Any other overlap ("South
-  Sudan", "Republic of Niger", a surname with other given names, an added middle name) and any
-  longer head are left to the judge.
+- `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
+  the gold's surname (with or without its particles: "van"), with given names that agree as far as
+  they go (initials either way, a shortening, middle names or leading initials dropped, one letter
+  off), a title ("Sir", "Dr.") or the family name written first. An added given name may name a
+  relative, and is the judge's.
+- The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
+  as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
+- A short head that names something (not a description) and shares no word (beyond a particle),
+  letter pattern or acronym with the gold, nor writes it as a symbol, conflicts. Any other overlap
+  ("South Sudan", an added middle name) and any longer head are the judge's.
 """
 
 from __future__ import annotations
@@ -37,15 +39,16 @@ _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|w
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
 _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
+_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|more\s+commonly|commonly|widely)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
+                       re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
 _RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same first letter are too alike to call
 _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
-_NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
+NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
-_WHO = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
 
 
 def words(text: str) -> list[str]:
@@ -77,7 +80,7 @@ def head(claim: str, question: str) -> tuple[str, str]:
 def names_something(answer: str, said: list[str]) -> bool:
     """A short head that names a thing ("Lyon", "The Tonga Trench", "2012"), not a description or a
     sentence ("A major river", "the country's largest city", "There are only five")."""
-    if not said or len(said) > _NAMING_WORDS or _NOT_A_NAME.match(answer):
+    if not said or len(said) > NAMING_WORDS or _NOT_A_NAME.match(answer):
         return False
     rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
     return answer.strip()[:4].lower() != "the " or bool(re.search(r"[A-Z0-9]", rest))
@@ -117,8 +120,9 @@ def _symbol(words: list[str]) -> bool:
     return len(words) == 1 and (len(words[0]) <= 2 or any(c.isdigit() for c in words[0]))
 
 
-def _related(claim: list[str], gold: list[str]) -> bool:
+def related(claim: list[str], gold: list[str]) -> bool:
     """Any overlap short of a match: a shared word, a word inside another, alike words, an acronym."""
+    claim, gold = [w for w in claim if w not in _PARTICLES], [w for w in gold if w not in _PARTICLES]
     if not claim or not gold:
         return False
     if ratio("".join(claim), "".join(gold)) >= _RELATED:
@@ -131,15 +135,37 @@ def _related(claim: list[str], gold: list[str]) -> bool:
     return (len(claim) == 1 and is_acronym(claim[0], gold)) or (len(gold) == 1 and is_acronym(gold[0], claim))
 
 
-# Titles and honorifics a person's name may carry ("Sir", "Dr.", "President").
+# Titles and honorifics a person's name may carry ("Sir", "Dr."), and the particles of a surname ("van").
 _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lady saint st president king queen tsar "
-                    "emperor empress pope general captain".split())
+                    "emperor empress pope general captain count countess pandit mahatma sheikh rabbi imam reverend "
+                    "rev".split())
+_PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
+_PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
+_TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
+
+
+def _same_given(a: str, b: str) -> bool:
+    """One given name written as the other: equal, an initial or a shortening of it (three letters on),
+    or one letter off (four letters on)."""
+    short, long = sorted((a, b), key=len)
+    return long.startswith(short) and (len(short) == 1 or len(short) >= 3) or (
+        len(short) >= 4 and Levenshtein.distance(a, b) == 1)
+
+
+def _within(short: list[str], long: list[str]) -> bool:
+    """The short list of given names is the long one with some left out, in order."""
+    rest = iter(long)
+    return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
 def _name(claim: list[str], gold: list[str]) -> str | None:
-    """How the claim names the gold person, if it does: the surname alone, or given names that agree as
-    far as they go (initials, middle names dropped). An added middle name may name another person."""
-    claim = [word for word in claim if word not in _TITLES] if claim[1:] else claim
+    """How the claim names the gold person, if it does: the surname alone, or the same first given name
+    and surname with middle names or leading initials dropped, each given name written out, shortened
+    or as an initial. A title and a surname's particles ("van") are optional. An added given name
+    (maybe a relative's) and a generation ("Jr.") are not the gold's."""
+    if claim[1:]:
+        claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
+    gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
     if len(gold) == len(claim) == 2 and claim == gold[::-1]:
         return "family name first"
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
@@ -148,16 +174,11 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     given, wanted = claim[:-1], gold[:-1]
     if not given:
         return "the surname alone"
-
-    def same(a: str, b: str) -> bool:
-        return a == b or (len(a) == 1 and b.startswith(a)) or (min(len(a), len(b)) >= 4
-                                                              and Levenshtein.distance(a, b) == 1)
-
-    if not same(given[0], wanted[0]):
-        return None
-    if len(given) <= len(wanted) and all(same(a, b) for a, b in zip(given, wanted)):
-        return "given names as far as they go" if len(given) > 1 else "first name and surname"
-    return None
+    while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
+        wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
+    if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
+        return None  # an added given name may name a relative: the judge's
+    return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
@@ -172,24 +193,28 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], initials)) or (
-            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], spelt)):
+    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
+            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     if _spelling_variant(said, wanted, shortest=_LONG_WORD):
         return Finding(Found.MATCH, "spelling", "one letter differs in one word")
-    if _WHO.search(question) and (how := _name(said, wanted)):
+    if (_PERSON.search(question) or _TITLED.match(answer)) and (how := _name(said, wanted)):
         return Finding(Found.MATCH, "name", how)
-    bracket = _BRACKETED.match(detail)
-    if bracket and content(bracket[1], implied) == wanted:
-        return Finding(Found.MATCH, "text", "the gold's words in brackets after another name for it")
+    other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
+    if other and content(other[1], implied) == wanted:
+        return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
+    qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
+    if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
+        return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     acronym = (len(spelt) == 1 and is_acronym(spelt[0], initials)) or (
-        len(initials) == 1 and is_acronym(initials[0], spelt))
+        len(initials) == 1 and is_acronym(initials[0], spelt)) or (  # or glued from parts: "ULindmark"
+        re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) is not None and answer[0].lower() == initials[0][0])
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
-    if names_something(answer, said) and not acronym and not _related(said, wanted) \
-            and not _related(content(detail, implied), wanted):
+    if names_something(answer, said) and not acronym and not related(said, wanted) \
+            and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
 
 
-__all__ = ["compare_text", "content", "head", "is_acronym", "names_something", "words"]
+__all__ = ["compare_text", "content", "head", "is_acronym", "names_something", "related", "words"]

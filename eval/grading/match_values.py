@@ -1,18 +1,17 @@
-"""Match kinds for values: numbers with units and tolerance, dates at the gold's precision.
+"""Match kinds for values: pairs of figures, numbers with units and tolerance, dates at the gold's precision.
 
-- `number`: the gold is one figure (with a unit, or the unit the question asks in). Clock times
-  ("2:00:35", "3:43.13") and compound figures ("8 minutes 20 seconds", "26 miles 385 yards") are
-  read as one figure. The claim's head must hold exactly one comparable figure, besides words the
-  question or the gold already says: equal to the gold's last significant figure (in any unit of
-  its kind) is a match, another value a conflict; a bound or an approximate coarser figure that
-  holds the gold commits to nothing (vague). A coarser exact figure, several figures, or another
-  figure in the detail are left to the judge. A gold that states an acceptable range ("1,500
-  (acceptable range: 1,450 to 1,550)", as SimpleQA Verified writes them) matches any one exact
-  figure inside it.
-- `date`: the gold is one date, or a year the question asks for. The claim's dates must agree
-  with every field the gold states (a finer date that agrees is a match); a different date is a
-  conflict; a decade or century that holds the gold is vague; a coarser date, or several dates,
-  are left to the judge.
+- `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
+  "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
+- `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
+  compound figures ("26 miles 385 yards") are one figure. The claim's head must hold one comparable
+  figure, besides words the question or gold says: the gold's value to its last significant figure
+  (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
+  the gold is vague; a coarser exact figure, several figures or another figure in the detail are
+  the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
+- `date`: the gold is one date, or a year the question asks for (a full-date gold is read at the
+  year when the question asks "what year"). Every field the gold states must agree (finer is
+  fine); another date conflicts; a decade or century that holds the gold is vague; a coarser date
+  (offered as the answer, or only restating the question's year) and several dates are the judge's.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from factprobe.eval.grading.dates import DateRelation, find_dates, find_periods, gold_date, relate_date
+from factprobe.eval.grading.dates import DateRelation, DateValue, find_dates, find_periods, gold_date, relate_date
 from factprobe.eval.grading.finding import Finding, Found
 from factprobe.eval.grading.match_text import content, head, words
 from factprobe.eval.grading.numbers import (
@@ -150,11 +149,44 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.UNSURE, "number", "a figure coarser than the gold's")
 
 
+_PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
+                   r"(\d+)(?:\s+[a-z]+)?\s*(?=[,;(]|\.(?!\d)|$)", re.IGNORECASE)
+
+
+def _pair(text: str) -> tuple[int, int] | None:
+    """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
+    match = _PAIR.match(spelled_to_digits(text).strip())
+    if match is None:
+        return None
+    first, second = match[1], match[2]
+    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
+        second = first[:2] + second
+    return int(first), int(second)
+
+
+def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
+    """`pair`: a gold of two figures (a score, a vote, a season) against a claim of two; None otherwise.
+    The same two in the same order match; in the other order is left to the judge (whose side?)."""
+    wanted, got = _pair(gold), _pair(claim)
+    if wanted is None or got is None:
+        return None
+    if got == wanted:
+        return Finding(Found.MATCH, "pair", "the gold's two figures in order")
+    if got == wanted[::-1]:
+        return Finding(Found.UNSURE, "pair", "the gold's two figures in the other order")
+    return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
+
+
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+
+
 def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
     wanted = gold_date(gold)
     if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
         return None
+    if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
+        wanted = DateValue(wanted.year)
     asked = {reading for mention in find_dates(question) for reading in mention.readings}
     years = {reading.year for reading in asked if reading.year is not None}
     mentions = [m for m in find_dates(claim) if not set(m.readings) <= asked or wanted in m.readings]
@@ -174,9 +206,9 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if len(relations) == 1 and relations[0] is DateRelation.CONFLICT:
         return Finding(Found.CONFLICT, "date", "another date")
-    if len(relations) == 1:
+    if len(relations) == 1:  # offered as the answer (INCORRECT for SimpleQA's judge) or only context: the judge's
         return Finding(Found.UNSURE, "date", "less precise than the gold")
     return Finding(Found.UNSURE, "date", "several dates")
 
 
-__all__ = ["compare_date", "compare_number", "figures_text"]
+__all__ = ["compare_date", "compare_number", "compare_pair", "figures_text"]

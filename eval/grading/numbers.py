@@ -18,60 +18,51 @@ from enum import Enum
 from factprobe.eval.grading.phrases import APPROXIMATE, LOWER_BOUND, UPPER_BOUND
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-# alias -> (dimension, factor to the dimension's base unit); base = (value + offset) * factor
-_UNITS: dict[str, tuple[str, Decimal]] = {}
-_OFFSETS: dict[str, Decimal] = {}
+# Each line: a dimension, then "factor: aliases" per unit, with the factor to the dimension's base
+# unit (and "@offset"), "+" for a word that also takes a plural "s": base = (value + offset) * factor.
+_TABLE = """
+length  1: m, meter+, metre+ | 1000: km, kilometer+, kilometre+ | 0.01: cm, centimeter+, centimetre+
+length  0.001: mm, millimeter+, millimetre+ | 0.3048: ft, foot, feet | 0.9144: yd, yard+ | 1609.344: mi, mile+
+length  0.0254: inch, inches
+mass    1: kg, kilogram+, kilo+ | 0.001: g, gram+ | 1000: t, tonne+, metric ton+ | 0.45359237: lb, lbs, pound+
+mass    0.028349523125: oz, ounce+
+area    1: m2, m², sq m, square meter+, square metre+ | 10000: ha, hectare+ | 4046.8564224: acre+
+area    1000000: km2, km², sq km, square kilometer+, square kilometre+
+area    2589988.110336: sq mi, square mile+, mi2, mi²
+volume  1: l, liter+, litre+ | 0.001: ml, milliliter+, millilitre+
+time    1: s, sec+, second+ | 60: min+, minute+ | 3600: h, hr+, hour+ | 86400: day+ | 604800: week+
+speed   1: km/h, kph, kmh, kilometers per hour, kilometres per hour | 1.609344: mph, miles per hour
+speed   3.6: m/s, meters per second, metres per second | 1.852: knot+, kn | 5793.6384: mi/s, miles per second
+speed   3600: km/s, kilometers per second, kilometres per second
+information  1: bit+ | 8: byte+
+percent  1: %, percent, per cent, pct
+temperature  1@273.15: °c, c, celsius, degrees celsius, degrees c, degrees centigrade | 1: kelvin+, °k
+temperature  5/9@459.67: °f, f, fahrenheit, degrees fahrenheit, degrees f
+usd  1: $, us$, usd, dollar+, us dollars
+eur  1: €, eur, euro+
+gbp  1: £, gbp, pounds sterling, sterling
+jpy  1: ¥, jpy, yen
+"""
 
 
-def _add(dimension: str, factor: str | Decimal, *aliases: str, offset: str = "0") -> None:
-    for alias in aliases:
-        _UNITS[alias] = (dimension, Decimal(factor))
-        _OFFSETS[alias] = Decimal(offset)
+def _read_table(table: str) -> tuple[dict[str, tuple[str, Decimal]], dict[str, Decimal]]:
+    """Each alias's (dimension, factor) and offset."""
+    units: dict[str, tuple[str, Decimal]] = {}
+    offsets: dict[str, Decimal] = {}
+    for line in table.strip().splitlines():
+        dimension, rest = line.split(maxsplit=1)
+        for unit in rest.split(" | "):
+            factor, _, aliases = unit.partition(": ")
+            ratio, _, offset = factor.partition("@")
+            top, _, bottom = ratio.partition("/")
+            for alias in aliases.split(", "):
+                for form in (alias[:-1], alias[:-1] + "s") if alias.endswith("+") else (alias,):
+                    units[form] = (dimension, Decimal(top) / Decimal(bottom or 1))
+                    offsets[form] = Decimal(offset or 0)
+    return units, offsets
 
 
-_add("length", "1", "m", "meter", "meters", "metre", "metres")
-_add("length", "1000", "km", "kilometer", "kilometers", "kilometre", "kilometres")
-_add("length", "0.01", "cm", "centimeter", "centimeters", "centimetre", "centimetres")
-_add("length", "0.001", "mm", "millimeter", "millimeters", "millimetre", "millimetres")
-_add("length", "0.3048", "ft", "foot", "feet")
-_add("length", "0.0254", "inch", "inches")  # not "in": "206 in adults"
-_add("length", "0.9144", "yd", "yard", "yards")
-_add("length", "1609.344", "mi", "mile", "miles")
-_add("mass", "1", "kg", "kilogram", "kilograms", "kilo", "kilos")
-_add("mass", "0.001", "g", "gram", "grams")
-_add("mass", "1000", "t", "tonne", "tonnes", "metric ton", "metric tons")
-_add("mass", "0.45359237", "lb", "lbs", "pound", "pounds")
-_add("mass", "0.028349523125", "oz", "ounce", "ounces")
-_add("area", "1", "m2", "m²", "sq m", "square meter", "square meters", "square metre", "square metres")
-_add("area", "1000000", "km2", "km²", "sq km", "square kilometer", "square kilometers",
-     "square kilometre", "square kilometres")
-_add("area", "10000", "ha", "hectare", "hectares")
-_add("area", "4046.8564224", "acre", "acres")
-_add("area", "2589988.110336", "sq mi", "square mile", "square miles", "mi2", "mi²")
-_add("volume", "1", "l", "liter", "liters", "litre", "litres")
-_add("volume", "0.001", "ml", "milliliter", "milliliters", "millilitre", "millilitres")
-_add("time", "1", "s", "sec", "secs", "second", "seconds")
-_add("time", "60", "min", "mins", "minute", "minutes")
-_add("time", "3600", "h", "hr", "hrs", "hour", "hours")
-_add("time", "86400", "day", "days")
-_add("time", "604800", "week", "weeks")
-_add("speed", "1", "km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour")
-_add("speed", "1.609344", "mph", "miles per hour")
-_add("speed", "3.6", "m/s", "meters per second", "metres per second")
-_add("speed", "1.852", "knot", "knots", "kn")
-_add("speed", "3600", "km/s", "kilometers per second", "kilometres per second")
-_add("speed", "5793.6384", "mi/s", "miles per second")
-_add("percent", "1", "%", "percent", "per cent", "pct")
-# Temperatures in kelvin: 100 °C and 212 °F are one value.
-_add("temperature", "1", "°c", "c", "celsius", "degrees celsius", "degrees c", "degrees centigrade", offset="273.15")
-_add("temperature", Decimal(5) / Decimal(9), "°f", "f", "fahrenheit", "degrees fahrenheit", "degrees f",
-     offset="459.67")
-_add("temperature", "1", "kelvin", "kelvins", "°k")
-_add("usd", "1", "$", "us$", "usd", "dollar", "dollars", "us dollars")
-_add("eur", "1", "€", "eur", "euro", "euros")
-_add("gbp", "1", "£", "gbp", "pounds sterling", "sterling")
-_add("jpy", "1", "¥", "jpy", "yen")
-
+_UNITS, _OFFSETS = _read_table(_TABLE)
 _MULTIPLIERS = {"k": Decimal(1000), "thousand": Decimal(1000), "million": Decimal(10) ** 6,
                 "mn": Decimal(10) ** 6, "mln": Decimal(10) ** 6, "billion": Decimal(10) ** 9,
                 "bn": Decimal(10) ** 9, "trillion": Decimal(10) ** 12, "tn": Decimal(10) ** 12}
@@ -276,6 +267,8 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.MATCH
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
+    if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:
+        return Relation.MATCH  # a whole number of a larger unit, exactly the gold ("3 bytes" for 24 bits)
     if converted and abs(value - target) <= _half(target_step) + _half(step) + tolerance \
             and significant_figures(answer.value, answer.step) >= _figures_needed(gold):
         return Relation.MATCH  # a conversion about as precise as the gold, in significant figures
@@ -283,8 +276,3 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.COARSER
     return Relation.CONFLICT
 
-
-def consistent(gold: Quantity, answer: Quantity) -> bool:
-    """True when the answer's figure agrees with the gold at the answer's own precision."""
-    return relate(gold, answer) in (Relation.MATCH, Relation.COARSER, Relation.BOUND_OK,
-                                    Relation.INCOMPARABLE)

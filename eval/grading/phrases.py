@@ -11,9 +11,9 @@ _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+no
         r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not|won'?t|will\s+not"
         r"|would\s*n[o']?t|wouldn'?t)")
 _REFUSAL = re.compile(
-    r"\b(i\s*" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
-    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain)|provide|recall|remember|find|verify|place"
-    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year)"
+    r"\b(i\s*(?:\w+ly\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
+    r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain|more\s+specific|more\s+precise)|provide|recall|remember|find|verify|place"
+    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year|count|total|value|amount)"
     r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
     r"|have\s+(?:that|this|the|any|an?|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
@@ -21,7 +21,7 @@ _REFUSAL = re.compile(
     r"|no\s+(?:one|body)\s+(?:knows|can\s+know)"
     r"|(?:is|are|remains?)\s+(?:unknown|not\s+known|unclear|uncertain|debated|disputed|contested)"
     r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
-    r"|not\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
+    r"|(?:not|isn't|is\s+not)\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
     r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
     r"|i\s*(?:forget|forgot|have\s+forgotten|'ve\s+forgotten)\b"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
@@ -41,7 +41,7 @@ _REFUSAL = re.compile(
     # "not sure which", "not sure about the other": the rest is not known
     r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
     r"|specific|day|date|month|year|figure|number|name|details?)))"
-    r"|i'?m\s+(?:unsure|uncertain)\b|not\s+(?:familiar\s+with|something\s+i\s+(?:know|can))"
+    r"|i'?m\s+(?:unsure|uncertain)\b|(?:not|isn't|is\s+not)\s+(?:familiar(?:\s+enough)?\s+with|something\s+i\s+(?:know|can))"
     r"|not\s+(?:confident|sure|certain)\s+enough\s+to"
     r"|\b(?:no|a)\s+clue\b|drawing\s+a\s+blank|(?:my\s+)?mind\s+(?:is|goes)\s+blank"
     r"|i\s+have\s*n[o']?t\s+(?:heard|come\s+across)|(?:not|never)\s+in\s+a\s+position\s+to"
@@ -62,7 +62,7 @@ _REFUSAL = re.compile(
 )
 # "about 4,900 m", "more than 50k": an approximate or bounded figure.
 APPROXIMATE = re.compile(
-    r"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|over|under|more\s+than"
+    r"\b(about|around|approximately|approx|roughly|nearly|almost|some|circa|ca|c|over|under|more\s+than|close\s+to"
     r"|less\s+than|fewer\s+than|at\s+least|at\s+most|up\s+to|upwards\s+of|estimated|an\s+estimated|~"
     r"|several|a\s+few|many)\s*$",
     re.IGNORECASE,

@@ -1,17 +1,12 @@
 """Reading a reply down to the one claim it commits to, or saying why the rules cannot.
 
-The rule grader decides only replies it can read with confidence. This module takes the whole
-reply and returns either a `Claim` (a short statement that commits to one answer, with whether it
-was hedged), a refusal with no guess, or `Unreadable` with the reason, for the judge:
-
-- an instruction addressed to a grader, or two answer lines that differ;
-- a denial, a correction or a contrast ("not", "no", "but", "actually", "instead", …): the gold
-  inside a denial is not a claim of it, and a correction changes which answer counts;
-- several candidates: on several lines, as a comma list of three items or more, or as several
-  hedged statements ("maybe X, maybe Y"); "X or Y" is returned as `Candidates`, each compared with
-  the gold by the caller;
-- a refusal beside other statements (context or a guess: only a reader of meaning can tell);
-- more than one sentence (a paragraph): its committed claim is a matter of reading, not matching.
+`read_reply` returns a `Claim` (one short statement, and whether it was hedged), `Candidates`
+("X or Y", each compared with the gold by the caller), a `Refusal` with no guess, a refusal beside
+other statements (`Declined`: the caller checks they hold no guess), or `Unreadable` with the
+reason, for the judge: an instruction to a grader; two answer lines that differ; a denial,
+correction or contrast ("not", "but", "actually", …: the gold inside a denial is not a claim of
+it); several lines, a comma list of three items or more (not a detail opening with a preposition
+or participle), several hedged statements; more than one sentence (a paragraph).
 """
 
 from __future__ import annotations
@@ -36,20 +31,25 @@ _HEDGE = re.compile(
     r"|totally)?\s*(?:sure|certain|confident|positive)(?:\s+(?:of\s+it|about\s+(?:it|this|that)))?"
     r"|\b(?:i'?m\s+|i\s+am\s+)?(?:not\s+)?(?:around\s+|about\s+|roughly\s+)?\d+\s*%\s*(?:sure|certain|confident)\b"
     r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b|\bif\s+memory\s+serves(?:\s+me)?(?:\s+right)?\b"
+    r"|\byou\s+(?:may|might)\s+want\s+to\s+double-?check(?:\s+(?:it|this|that))?"
     r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
-    r"(?:\s+(?:correctly|rightly))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
+    r"(?:\s+(?:correctly|rightly|right))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
     r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say)\b",
     re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:sorry|unfortunately|hmm+|well|honestly|so|but|and|that|it|its|is|was|be|would|the"
-                     r"|answer|to|of|i|i'm|am|though|yes|ok|okay|oh|although|still)\b|[^\w]", re.IGNORECASE)
+                     r"|answer|to|of|i'm|i|am|though|yes|ok|okay|oh|although|still)\b|[^\w]", re.IGNORECASE)
 # A denial, correction or contrast anywhere in the claim (after hedges are removed).
 _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|aren't|weren't|doesn't|didn't|don't"
                    r"|rather|instead|actually|correction|wrong|mistaken|incorrect|except|excluded|but|however"
-                   r"|although|though|whereas|while|yet|despite|contrary|runner-up|misconception)\b"
+                   r"|although|though|whereas|while(?!\s+\w+ing\b)|yet|despite|contrary|runner-up|misconception)\b"
                    r"|\b(?:is|was|are|were|came|finished|placed|ranks?|ranked)\s+(?:the\s+)?(?:second|third)\b"
                    r"|n't\b|\?.*\S", re.IGNORECASE)
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)[.!?](?=\s+\S)")
+_SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
+# A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
+_ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|\w+ed)\b",
+                    re.IGNORECASE)
+_CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
 
 
@@ -77,13 +77,20 @@ class Refusal:
 
 
 @dataclass(frozen=True)
+class Declined:
+    """A refusal beside other statements: `context`, the rest, which the caller checks holds no guess."""
+
+    context: str
+
+
+@dataclass(frozen=True)
 class Unreadable:
     """A reply the rules cannot read with confidence; `reason` goes into the grade note."""
 
     reason: str
 
 
-Reading = Claim | Candidates | Refusal | Unreadable
+Reading = Claim | Candidates | Refusal | Declined | Unreadable
 
 
 def _answer_part(reply: str) -> str | Unreadable:
@@ -120,10 +127,21 @@ def _without_hedges(text: str) -> str:
     return re.sub(r"(?:[\s,;:.?!—–-]|\bbut\b)+$", "", re.sub(r"\s+", " ", "".join(kept))).strip()
 
 
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[,;.!?—–]|\b(?:but|so)\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
+
+
 def _only_refusal(text: str) -> bool:
-    """Every clause of the text is a refusal or filler ("Sorry, I don't know.")."""
-    clauses = [c for c in re.split(r"[,;.!?—–]|\bbut\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
-    return all(is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in clauses)
+    """Every clause of the text is a refusal or filler ("Sorry, I don't know."), or the whole text is
+    one question back to the asker ("Do you mean X or Y?")."""
+    return bool(_CLARIFY.match(text)) or all(
+        is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in _clauses(text))
+
+
+def _context(text: str) -> str:
+    """What a refusal says beside declining: its other clauses, hedges removed."""
+    kept = [_HEDGE.sub(" ", c).strip() for c in _clauses(text) if not is_refusal(c)]
+    return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
 
 
 def is_hedged(text: str) -> bool:
@@ -142,8 +160,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
     if is_refusal(text):
-        return Refusal("refusal with no guess") if _only_refusal(text) else Unreadable(
-            "a refusal beside other statements (context or a guess)")
+        return Refusal("refusal with no guess") if _only_refusal(text) else Declined(_context(text))
     if len([line for line in text.splitlines() if line.strip()]) > 1:
         return Unreadable("several lines (a list or a paragraph)")
     if _SENTENCE_END.search(text.rstrip(" .!")):
@@ -155,7 +172,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     claim = _without_hedges(text) if hedged else text.strip(" .!?")
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
     listed_gold = any("," in gold or " and " in gold for gold in golds)
-    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold:
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \
+            and not _ADDED.match(pieces[1]):
         return Unreadable("a list of several items")
     gold_text = " ".join(golds).lower()
     if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:

@@ -1,23 +1,19 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-1. The reply is read down to the one claim it commits to (`reading`): an empty reply or a
-   refusal with no guess is NOT_ATTEMPTED (kind `refusal`); an instruction to a grader, several
-   final answers, a denial, correction or contrast, a list, a refusal beside other statements, or
-   more than one sentence is UNGRADED with the reason. "X or Y" is graded by its candidates: all
-   wrong is INCORRECT, the gold among wrong ones follows the policy (`candidates`: INCORRECT for
-   SimpleQA, NOT_ATTEMPTED for SimpleQA Verified), anything else UNGRADED.
-2. The claim is compared with the gold and each alias under one match kind, chosen by the gold:
-   `date` and `number` (`match_values`), else `text`, `initials`, `spelling` and `name`
-   (`match_text`). A match with any accepted answer is CORRECT (INCORRECT for a hedged answer
-   under `--hedging penalize`); a conflict with all of them INCORRECT; a bound or period that
-   holds the gold NOT_ATTEMPTED; anything else UNGRADED.
-3. A question with no answer: a refusal, or a reply that opens by denying the premise ("There was
-   no …", "No one has …") and goes on to no other answer, is NOT_ATTEMPTED; a short claim naming
-   an answer INCORRECT (kind `unanswerable`); any other statement UNGRADED.
+1. `reading` takes the reply down to the one claim it commits to, a refusal, or the reason it
+   cannot (UNGRADED). A refusal with no guess is NOT_ATTEMPTED (kind `refusal`), and so is one whose
+   other statements hold no guess (`declines_only`). "X or Y": all wrong is INCORRECT, the gold
+   among wrong ones follows the policy (`candidates`: INCORRECT for SimpleQA, NOT_ATTEMPTED for
+   SimpleQA Verified), anything else UNGRADED.
+2. The claim is compared with the gold and each alias under the match kinds of `match_values`
+   (`pair`, `date`, `number`) and `match_text` (`text`, `initials`, `spelling`, `name`). A match
+   with any accepted answer is CORRECT (INCORRECT when hedged under `--hedging penalize`), a
+   conflict with all INCORRECT, a bound or period that holds the gold NOT_ATTEMPTED.
+3. A question with no answer: a refusal or a reply that opens by denying the premise is
+   NOT_ATTEMPTED, a short claim naming an answer INCORRECT (kind `unanswerable`).
 
-Every decided grade's note starts with its match kind ("number: …"); every UNGRADED note starts
-with "undecided:". Knowledge (other names of a place or person, nicknames, what a holiday's date
-is) is the judge's: in cascade mode every UNGRADED row goes to it.
+Decided notes start with the match kind ("number: …"), UNGRADED ones with "undecided:". Knowledge
+(other names of a place or person, nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
 from __future__ import annotations
@@ -27,17 +23,27 @@ import re
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.finding import Finding, Found, combine
-from factprobe.eval.grading.match_text import NOTATION, compare_text, content, head, names_something, words
-from factprobe.eval.grading.match_values import compare_date, compare_number
+from factprobe.eval.grading.match_text import (
+    NAMING_WORDS,
+    NOTATION,
+    compare_text,
+    content,
+    head,
+    names_something,
+    related,
+    words,
+)
+from factprobe.eval.grading.match_values import compare_date, compare_number, compare_pair
 from factprobe.eval.grading.phrases import is_refusal
-from factprobe.eval.grading.reading import Candidates, Claim, Refusal, is_hedged, read_reply
+from factprobe.eval.grading.reading import Candidates, Claim, Declined, Refusal, is_hedged, read_reply
+from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim", "is_hedged", "is_refusal", "matches_gold"]
 
 
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
     """The claim against one accepted answer, under the match kind the answer calls for."""
-    for kind in (compare_date, compare_number):
+    for kind in (compare_pair, compare_date, compare_number):
         finding = kind(claim, gold, question)
         if finding is not None:
             return finding
@@ -51,7 +57,8 @@ _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": 
 # question with no answer denied.
 _PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have\s+been)\s+(?:no|never|only)\b"
                              r"|(?:no\s+one|nobody|none|no\s+\w+)\s+(?:has|have|had|was|were|is|are|ever|did)\b"
-                             r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b)",
+                             r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b"
+                             r"|there\s+(?:has|have|had|is|was|are|were)n't\s+(?:been\s+)?(?:a|an|any)\b)",
                              re.IGNORECASE)
 _STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
 
@@ -61,6 +68,31 @@ def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
     also read with them written out ("Götze" as "Goetze")."""
     forms = list(dict.fromkeys([*golds, *(gold.translate(_UMLAUTS) for gold in golds)]))
     return combine([_compare_one(claim, gold, question) for gold in forms], notation=NOTATION)
+
+
+_DATED = re.compile(r"\d|\bcentur|\bdecade", re.IGNORECASE)
+_NAMED = re.compile(r"(?:^|[^\w\s]\s*|\s)\b([A-Z][\w'-]*)")
+
+
+def declines_only(context: str, golds: list[str], question: str) -> bool:
+    """The statements beside a refusal hold no guess: no figure or date, unless a bound or period that
+    holds the gold; for a gold in words, no name the question does not say, nothing of the gold, and
+    no short phrase that could name an answer (a guess without capitals: "the left lung")."""
+    asked = set(words(question))
+    for gold in golds or [""] if context.strip() else []:
+        value = compare_date(context, gold, question) or compare_number(context, gold, question)
+        if value is not None and (value.found is Found.VAGUE or (
+                value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
+            continue
+        if value is not None or re.search(r"\d", spelled_to_digits(context)):
+            return False
+        clauses = [clause.strip() for clause in context.split(",")]
+        named = {w for clause in clauses for w in words(" ".join(m for m in _NAMED.findall(clause)[1:] if m != "I"))}
+        said = content(context, asked)
+        if named - asked or related(said, content(gold, asked)) or len(content(head(context, question)[0], asked)) \
+                <= NAMING_WORDS:
+            return False
+    return True
 
 
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
@@ -98,6 +130,10 @@ class RuleGrader:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
         if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
+        if isinstance(reading, Declined):
+            if declines_only(reading.context, golds, question.question):
+                return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
+            return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
         if isinstance(reading, Candidates) and golds:
             return self._candidates(reading, golds, question.question)
         if isinstance(reading, Candidates):

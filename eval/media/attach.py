@@ -3,7 +3,9 @@
 The runner resolves a job's Attachment (its setting, image references and caption) and makes it
 current for the job (`attached`); the AttachingModel around the run's model adds it to the last
 user message of each call: the strategy graphs stay text-only and need no change. Post-step probes
-(sub-QA hops, forced re-asks) of the job see the same input; the judge does not (it is another model).
+(sub-QA hops, forced re-asks) of the job see the same input. The judge is another model: it sees
+the question's frames only with `--judge-media frames` (Video SimpleQA's released grader shows its
+judge the frames), through a FramesForJudge around it, whatever setting the answer was given in.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from factprobe.agents.models.base import (
     accepts_images,
     warm_up,
 )
-from factprobe.agents.models.wire import with_audio, with_images
+from factprobe.agents.models.wire import IMAGES_SENT, with_audio, with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
 from factprobe.eval.core.modality import (
     CAPTION,
@@ -63,6 +65,7 @@ class Attachment:
     explicit: bool = False   # the variant named its setting (NAME@SETTING)
     audio: tuple[str, ...] = ()
     subtitles: str | None = None
+    frames: tuple[str, ...] = ()   # the question's images in every setting: what a judge may be shown
 
     def notes(self) -> list[str]:
         notes = []
@@ -118,6 +121,43 @@ def attached(attachment: Attachment) -> Iterator[None]:
         _CURRENT.reset(token)
 
 
+JUDGE_FRAMES_NOTE = "The attached images are frames of the video the question is about."
+
+
+class FramesForJudge:
+    """The judge model, shown the current question's frames (`--judge-media frames`): the images
+    before the text of its last user turn, with a line saying what they are."""
+
+    def __init__(self, inner: ChatModel) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.supports_logprobs = inner.supports_logprobs
+
+    async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
+        frames = list(_CURRENT.get().frames)
+        last = max((i for i, message in enumerate(messages) if message["role"] == "user"), default=None)
+        if frames and last is not None:
+            messages = list(messages)
+            messages[last] = {**messages[last], "content": f"{JUDGE_FRAMES_NOTE}\n\n{messages[last]['content']}"}
+            messages = with_images(messages, frames)
+        return await self.inner.generate(messages, params)
+
+    def describe(self) -> dict:
+        return {**self.inner.describe(), "media": "frames"}
+
+
+def judge_with_media(judge: ChatModel | None, judge_media: str) -> ChatModel | None:
+    """The judge the grader asks: shown the frames with `--judge-media frames`; MediaRefusedError,
+    before any question, when that judge reads text only."""
+    if judge is None or judge_media != FRAMES:
+        return judge
+    if not accepts_images(judge):
+        raise MediaRefusedError(f"--judge-media frames: the judge {judge.name} reads text only; use a judge "
+                                f"that reads images (openai:MODEL[@BASE_URL] or anthropic:MODEL) or "
+                                f"--judge-media none")
+    return FramesForJudge(judge)
+
+
 class AttachingModel:
     """A ChatModel that adds the current Attachment to every request it passes on."""
 
@@ -127,7 +167,11 @@ class AttachingModel:
         self.supports_logprobs = inner.supports_logprobs
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
-        return await self.inner.generate(_CURRENT.get().apply(messages), params)
+        attachment = _CURRENT.get()
+        completion = await self.inner.generate(attachment.apply(messages), params)
+        if attachment.images:   # a step that reads the images (the RAG entity step) can tell they were sent
+            completion.extra[IMAGES_SENT] = len(attachment.images)
+        return completion
 
     def describe(self) -> dict:
         return self.inner.describe()
@@ -160,14 +204,15 @@ class RunMedia:
         setting = split_variant(strategy)[1]
         images = tuple(self.refs.get(question.id, ()))
         if setting is None:
-            return Attachment(FRAMES if images else TEXT, images)
+            return Attachment(FRAMES if images else TEXT, images, frames=images)
         if setting == CAPTION:
-            return Attachment(CAPTION, caption=question.caption, explicit=True)
+            return Attachment(CAPTION, caption=question.caption, explicit=True, frames=images)
         if setting == TEXT:
-            return Attachment(TEXT, explicit=True)
+            return Attachment(TEXT, explicit=True, frames=images)
         return Attachment(setting, images if setting in WITH_FRAMES else (), explicit=True,
                           audio=tuple(self.audio.get(question.id, ())) if setting in WITH_AUDIO else (),
-                          subtitles=self.subtitles.get(question.id) if setting == FRAMES_SUBTITLES else None)
+                          subtitles=self.subtitles.get(question.id) if setting == FRAMES_SUBTITLES else None,
+                          frames=images)
 
 
 def dataset_folder(dataset_spec: str) -> Path:
@@ -212,13 +257,16 @@ def require(questions: list[Question], setting: str, what: str, has: Callable[[Q
 
 
 def prepare_media(questions: list[Question], strategies: list[str], media_root: Path | None,
-                  frames: int, frame_size: int, dataset_spec: str, audio_seconds: float = 300.0) -> RunMedia:
+                  frames: int, frame_size: int, dataset_spec: str, audio_seconds: float = 300.0,
+                  judge_frames: bool = False) -> RunMedia:
     """Every question's media sampled, encoded and stored before any timed call; MediaError (a
-    DatasetError) naming the questions when a setting lacks what it needs."""
+    DatasetError) naming the questions when a setting lacks what it needs. `judge_frames`: the
+    judge is shown the frames, so they are sampled whatever the settings."""
     settings = variant_settings(strategies)
     if CAPTION in settings:
         require(questions, CAPTION, "a `caption`", lambda q: bool(q.caption))
-    if not settings & {None, *WITH_FRAMES, *WITH_AUDIO}:
+    wants_frames = bool(settings & {None, *WITH_FRAMES}) or judge_frames
+    if not wants_frames and not settings & set(WITH_AUDIO):
         return RunMedia()
     hint = "" if media_root is not None else "; give --media DIR for items with a media id"
     for setting in sorted(s for s in settings if s in (*WITH_FRAMES, *WITH_AUDIO)):
@@ -226,7 +274,7 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     resolver = TrackResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size,
                                            audio_seconds))
     refs = ({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)}
-            if settings & {None, *WITH_FRAMES} else {})
+            if wants_frames else {})
     audio = {q.id: resolver.audio(q) for q in questions} if settings & set(WITH_AUDIO) else {}
     subtitles = {q.id: resolver.subtitles(q) for q in questions} if FRAMES_SUBTITLES in settings else {}
     sampling: dict[str, Any] = {
@@ -238,5 +286,8 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
         sampling["audio_sampling"] = AUDIO_SAMPLING
         sampling["audio_seconds"] = audio_seconds
     if subtitles:
-        sampling["subtitles"] = "the .srt cues' text in order, one per line"
+        sampling["subtitles"] = ("frames sampled from a video: one line per frame, its number, time and the .srt "
+                                 "cue shown then; frames given as images: the cues' text in order")
+    if judge_frames:
+        sampling["judge_media"] = "frames: the judge sees each question's frames before its prompt"
     return RunMedia(refs, sampling, audio, subtitles)

@@ -69,6 +69,20 @@ def _decode_picks(path: Path, indices: list[int]) -> tuple[list[Image], int]:
     return picked, decoded
 
 
+def frame_times(path: Path, count: int) -> list[float]:
+    """The playback times in seconds (from the first frame) of the frames `sample_frames` picks,
+    read from the packets' presentation stamps without decoding."""
+    with _open(path) as container:
+        stream = container.streams.video[0]
+        stamps = sorted(packet.pts for packet in container.demux(stream) if packet.size and packet.pts is not None)
+        base = stream.time_base
+    if not stamps or base is None:
+        raise VideoError(f"{path}: its frames carry no timestamps")
+    total = count_frames(path)
+    indices = uniform_indices(total if total <= len(stamps) else len(stamps), count)
+    return [float((stamps[index] - stamps[0]) * base) for index in indices]
+
+
 def sample_frames(path: Path, count: int) -> list[Image]:
     """`count` frames sampled uniformly (see the module doc), in playback order, as RGB images.
 

@@ -3,7 +3,9 @@
 - `--media DIR` and an item with media id X, in the layouts the benchmarks release, first found:
   `DIR/X/` holding images (all of them, sorted by name: Video SimpleQA's `frames_<N>/<date>/` when
   DIR is that folder), `DIR/X/` holding videos (MMWorld's `all_data/<video_id>/<file>.mp4`: the
-  first by name), the video `DIR/X.<suffix>` (WorldSense's `videos/<id>.mp4`), then the same under
+  one the record's `video_file` names when it names one, else the only one; a folder of several
+  videos and no name is refused, naming them), the video `DIR/X.<suffix>` (WorldSense's
+  `videos/<id>.mp4`), then the same under
   the released folder names inside DIR: `frames_<--frames>/X/` (else any `frames_<N>/X/`),
   `all_data/X/` and `videos/X.<suffix>`. A video is sampled to `frames` frames
   (factprobe.eval.media.frames).
@@ -24,8 +26,8 @@ from pathlib import Path
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SUFFIXES, extract_audio
-from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, sample_frames
-from factprobe.eval.media.subtitles import subtitle_text
+from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, frame_times, sample_frames
+from factprobe.eval.media.subtitles import lines_by_frame, subtitle_cues, subtitle_text
 from factprobe.eval.store.json_store import file_sha256
 from factprobe.eval.store.media_cache import MediaStore, encode_jpeg, is_original
 
@@ -66,15 +68,33 @@ def video_named(folder: Path, media_id: str) -> Path | None:
     return None
 
 
-def in_folder(folder: Path, media_id: str) -> tuple[Path, str] | None:
-    """`folder/<id>/` of images, else its first video, else `folder/<id>.<video suffix>`."""
+def pick_video(folder: Path, videos: list[Path], file_name: str | None) -> Path:
+    """The video of a folder the record means: the one named `file_name`, else the only one;
+    MediaError naming the folder and its videos when that is not one file."""
+    names = ", ".join(repr(video.name) for video in videos)
+    if file_name:
+        wanted = Path(file_name).name
+        named = [video for video in videos if video.name == wanted] or [
+            video for video in videos if video.stem == Path(wanted).stem]
+        if len(named) == 1:
+            return named[0]
+        raise MediaError(f"{folder}: the record's video file {file_name!r} is not one of its videos ({names})")
+    if len(videos) > 1:
+        raise MediaError(f"{folder}: {len(videos)} videos ({names}) and the record names none of them "
+                         f"(`video_file`), so which one its questions are about is unknown; name it in the "
+                         f"record or keep only that video in the folder")
+    return videos[0]
+
+
+def in_folder(folder: Path, media_id: str, file_name: str | None = None) -> tuple[Path, str] | None:
+    """`folder/<id>/` of images, else its video (pick_video), else `folder/<id>.<video suffix>`."""
     own = folder / media_id
     if own.is_dir():
         if image_files(own):
             return own, "images"
         videos = video_files(own)
         if videos:
-            return videos[0], "video in folder"
+            return pick_video(own, videos, file_name), "video in folder"
     video = video_named(folder, media_id)
     return (video, "video") if video is not None else None
 
@@ -87,10 +107,11 @@ def frame_folders(root: Path, frames: int) -> list[Path]:
     return [preferred] * preferred.is_dir() + [path for path in others if path != preferred]
 
 
-def find_by_id(root: Path, media_id: str, frames: int = 8) -> tuple[Path, str] | None:
+def find_by_id(root: Path, media_id: str, frames: int = 8, file_name: str | None = None) -> tuple[Path, str] | None:
     """The media of `media_id` under `root` in the first released layout that holds them (see the
-    module doc), with the layout's name; None when none does."""
-    found = in_folder(root, media_id)
+    module doc), with the layout's name; None when none does. `file_name`: the record's video file
+    in a folder of several."""
+    found = in_folder(root, media_id, file_name)
     if found is not None:
         return found
     for folder in frame_folders(root, frames):
@@ -98,9 +119,15 @@ def find_by_id(root: Path, media_id: str, frames: int = 8) -> tuple[Path, str] |
             return folder / media_id, f"{folder.name}/<id>/"
     videos = video_files(root / "all_data" / media_id) if (root / "all_data" / media_id).is_dir() else []
     if videos:
-        return videos[0], "all_data/<id>/*.mp4"
+        return pick_video(root / "all_data" / media_id, videos, file_name), "all_data/<id>/*.mp4"
     video = video_named(root / "videos", media_id) if (root / "videos").is_dir() else None
     return (video, "videos/<id>.<video>") if video is not None else None
+
+
+def video_file(question: Question) -> str | None:
+    """The record's own video file name (MMWorld: one of several in the video's folder)."""
+    name = question.fields.get("video_file")
+    return name if isinstance(name, str) and name.strip() else None
 
 
 class MediaResolver:
@@ -115,7 +142,7 @@ class MediaResolver:
         """The question's media as URLs and existing paths, in order; MediaError when one is missing."""
         found: list[str | Path] = []
         if question.media_id and self.settings.root is not None:
-            hit = find_by_id(self.settings.root, question.media_id, self.settings.frames)
+            hit = find_by_id(self.settings.root, question.media_id, self.settings.frames, video_file(question))
             if hit is None:
                 raise MediaError(f"question {question.id}: no media for id {question.media_id!r} under "
                                  f"{self.settings.root} (looked for {question.media_id}/ holding images or "
@@ -193,14 +220,14 @@ class MediaResolver:
         return refs
 
 
-def audio_source(root: Path, media_id: str, frames: int) -> Path | None:
+def audio_source(root: Path, media_id: str, frames: int, file_name: str | None = None) -> Path | None:
     """Where the sound of `media_id` is: `root/audios/<id>.<audio>` (WorldSense's extracted
     tracks), `root/<id>.<audio>`, else the video `--media` finds for it."""
     for folder in (root / "audios", root):
         for suffix in AUDIO_SUFFIXES:
             if (folder / f"{media_id}{suffix}").is_file():
                 return folder / f"{media_id}{suffix}"
-    hit = find_by_id(root, media_id, frames)
+    hit = find_by_id(root, media_id, frames, file_name)
     if hit is not None and hit[0].is_file() and hit[0].suffix.lower() in VIDEO_SUFFIXES:
         return hit[0]
     return video_named(root / "videos", media_id) if (root / "videos").is_dir() else None
@@ -222,7 +249,7 @@ class TrackResolver(MediaResolver):
         """The reference of the question's sound track as WAV (cut at `audio_seconds`)."""
         source = None
         if question.media_id and self.settings.root is not None:
-            source = audio_source(self.settings.root, question.media_id, self.settings.frames)
+            source = audio_source(self.settings.root, question.media_id, self.settings.frames, video_file(question))
         for entry in question.media:
             path = Path(entry).expanduser()
             path = path if path.is_absolute() else (self.settings.root or self.settings.base) / path
@@ -243,11 +270,32 @@ class TrackResolver(MediaResolver):
         return refs
 
     def subtitles(self, question: Question) -> str:
-        """The text of the question's subtitles (`subtitles/<id>.srt` under --media or beside the data)."""
+        """The question's subtitles (`subtitles/<id>.srt` under --media or beside the data): with its
+        frames sampled from a video, one line per frame, the subtitle shown at that frame's time
+        (as WorldSense's evaluation pairs them); else the cues' text in order."""
         folders = [folder for folder in (self.settings.root, self.settings.base) if folder is not None]
         source = subtitle_source(folders, question.media_id) if question.media_id else None
         if source is None:
             raise MediaError(f"question {question.id}: no subtitles {question.media_id}.srt under "
                              f"{' or '.join(str(folder) for folder in folders)} (nor in their subtitles/)")
-        self.layouts["subtitles"] += 1
-        return subtitle_text(source)
+        video = self.video_of(question)
+        if video is None:
+            self.layouts["subtitles"] += 1
+            return subtitle_text(source)
+        try:
+            times = frame_times(video, self.settings.frames)
+        except VideoError as exc:
+            raise MediaError(f"question {question.id}: {exc}") from None
+        self.layouts["subtitles by frame"] += 1
+        return lines_by_frame(subtitle_cues(source), times)
+
+    def video_of(self, question: Question) -> Path | None:
+        """The video the question's frames are sampled from, None when they are images."""
+        candidates: list[Path] = []
+        if question.media_id and self.settings.root is not None:
+            hit = find_by_id(self.settings.root, question.media_id, self.settings.frames, video_file(question))
+            candidates += [hit[0]] if hit is not None else []
+        for entry in question.media:
+            path = Path(entry).expanduser()
+            candidates.append(path if path.is_absolute() else (self.settings.root or self.settings.base) / path)
+        return next((path for path in candidates if path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES), None)

@@ -7,9 +7,10 @@ questions reads a letter the same way), in this order; the first that decides wi
 3. a letter followed by text ("B. Paris", "(B) Paris"): the letter, if the text is that option's
    text (a different option's text is a contradiction: unmapped);
 4. the text of exactly one option, compared without case, spaces at the ends, or a final period.
-A letter that names no shown option is not a mapping. Only when no rule decides is the model asked
-once (`letter_by_model`): a short prompt with the options and the reply, answered with a letter
-or NONE. That call is measurement, recorded apart from the strategy's cost.
+A letter that names no shown option is not a mapping. Only when no rule decides is a model asked
+once (`letter_by_model`; in a run, the run's judge, never the model under test): a short prompt
+with the options and the reply, answered with a letter or NONE. That call is measurement,
+recorded apart from the strategy's cost.
 
 Grading: the mapped letter against the gold letter of the shown order: CORRECT or INCORRECT; the
 refusal option (when offered) is NOT_ATTEMPTED. An answer that maps to no option is NOT_ATTEMPTED

@@ -1,5 +1,6 @@
 """`factprobe compare`: every strategy of several runs side by side, and each run paired with the
-baseline run (ΔF and Δaccuracy with clustered CIs and p, overall and per category)."""
+baseline run (ΔF and Δaccuracy with clustered CIs and p, overall and per category; ΔECE and Δover
+of the stated confidence with clustered CIs)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from rich.table import Table
 
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
+from factprobe.eval.report.tables.deltas import delta_cell
 from factprobe.eval.report.tables.scores import gain_cell, p_cell
 
 
@@ -48,6 +50,28 @@ def paired_table(data: dict[str, Any], console: Console) -> None:
                       p_cell(pair), gain_cell(pair, "accuracy_").replace("\n", " "), p_cell(pair, "accuracy_"))
     table.caption = ("Δ: run − baseline run on the same (question, repeat) pairs; 95% CI: bootstrap resampling "
                      "questions with their repeats; p: clustered sign-flip test of the Δ beside it")
+    console.print(table)
+
+
+def calibration_pair_table(data: dict[str, Any], console: Console) -> None:
+    """ΔECE and Δover of the stated confidence, each run against the baseline run."""
+    pairs = [pair for pair in data["pairs"] if pair.get("ece") is not None or pair.get("baseline_ece") is not None]
+    if not pairs:
+        return
+    table = Table(title=f"Calibration vs {data['baseline']} (stated confidence, paired; % and points)",
+                  box=box.SIMPLE_HEAD)
+    for column in ("run", "strategy", "rows", "ECE base", "ECE", "ΔECE [95% CI]", "over base", "over",
+                   "Δover [95% CI]"):
+        table.add_column(column, justify="left" if column in ("run", "strategy") else "right")
+    for pair in pairs:
+        table.add_row(pair["run"], strategy_label(pair),
+                      f"{pair['calibration_rows']}/{pair['baseline_calibration_rows']}", pct(pair["baseline_ece"]),
+                      pct(pair["ece"]), delta_cell(pair, "ece_delta"), pct(pair["baseline_over"]), pct(pair["over"]),
+                      delta_cell(pair, "over_delta"))
+    table.caption = ("each run on its own answerable rows graded CORRECT or INCORRECT with a stated confidence, "
+                     "within the shared (question, repeat) pairs (rows: run / baseline run); ECE over ten (lo, hi] "
+                     "bins; over: mean confidence − accuracy; Δ: run − baseline run (ΔECE < 0: better calibrated, "
+                     "Δover < 0: less overconfident); 95% CI: bootstrap resampling questions with their repeats")
     console.print(table)
 
 
@@ -97,6 +121,7 @@ def judge_rank_table(data: dict[str, Any], console: Console) -> None:
 def print_comparison(runs: list[LoadedRun], data: dict[str, Any], console: Console) -> None:
     side_by_side(runs, console)
     paired_table(data, console)
+    calibration_pair_table(data, console)
     if any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
         category_table(data, console)
     agreement_table(data, console)

@@ -2,11 +2,14 @@
 paired comparison, written as PNG and SVG beside the HTML file:
 
 - reliability: every run's verbal-confidence reliability bins of one strategy in one panel (WorldVQA
-  Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than MIN_BIN_ROWS rows (WorldVQA
-  draws only those), hollow ones for the rest, sized by count; the diagonal is perfect calibration;
+  Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than HIDDEN_BIN_MAX_ROWS rows
+  (WorldVQA draws only those; factprobe.eval.report.reliability), hollow ones for the rest, sized by
+  count; the diagonal is perfect calibration;
 - per_category: F per category of every run, as a radar with three categories or more (WorldVQA
   Fig. 3), else as grouped bars;
-- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category.
+- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category;
+- delta_calibration: each run's ΔECE and Δover of the stated confidence against the baseline run,
+  with their 95% CIs (the pairs' `ece_delta`, `over_delta`).
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from matplotlib.figure import Figure
 
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.html.figures import save_figure
+from factprobe.eval.report.reliability import HIDDEN_BIN_MAX_ROWS, drawn_bins
 
-MIN_BIN_ROWS = 20
 DPI = 130
 
 
@@ -51,7 +54,7 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
         confidence = np.array([b["confidence_mean"] for b in bins], dtype=float)
         accuracy = np.array([b["accuracy"] for b in bins], dtype=float)
         sizes = 20 + 200 * n / n.max()
-        shown = n > MIN_BIN_ROWS
+        shown = drawn_bins(n)
         axis.plot(confidence, accuracy, color=color, linewidth=0.8, alpha=0.5)
         axis.scatter(confidence[shown], accuracy[shown], s=sizes[shown], color=color, edgecolor="black",
                      alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})" if shown.any() else None)
@@ -60,8 +63,8 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
     if not drawn:
         return None
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")
-    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {MIN_BIN_ROWS} rows; "
-                   "hollow: fewer)", fontsize=9)
+    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {HIDDEN_BIN_MAX_ROWS} rows; "
+                   "hollow: the rest, which WorldVQA hides)", fontsize=9)
     axis.legend(loc="upper left", fontsize=7)
     return figure
 
@@ -134,10 +137,34 @@ def delta_chart(data: dict[str, Any]) -> Figure | None:
     return figure
 
 
+def calibration_delta_chart(data: dict[str, Any]) -> Figure | None:
+    """ΔECE and Δover of each run against the baseline run, with 95% CIs; None when no pair has them."""
+    pairs = [pair for pair in data["pairs"] if pair.get("ece_delta") is not None]
+    if not pairs:
+        return None
+    figure = Figure(figsize=(8.0, 1.4 + 0.32 * len(pairs)), layout="constrained")
+    FigureCanvasAgg(figure)
+    y = np.arange(len(pairs))[::-1]
+    labels = [f"{pair['run']}: {pair['strategy']}" for pair in pairs]
+    for index, (key, name) in enumerate((("ece_delta", "ΔECE"), ("over_delta", "Δover"))):
+        axis = figure.add_subplot(1, 2, index + 1)
+        delta = 100 * np.array([pair[key] for pair in pairs])
+        low = np.array([np.nan if pair[f"{key}_ci_low"] is None else 100 * pair[f"{key}_ci_low"] for pair in pairs])
+        high = np.array([np.nan if pair[f"{key}_ci_high"] is None else 100 * pair[f"{key}_ci_high"] for pair in pairs])
+        axis.errorbar(delta, y, xerr=np.nan_to_num(np.vstack([delta - low, high - delta])), fmt="o", capsize=3)
+        axis.axvline(0, color="grey", linewidth=1, linestyle="--")
+        axis.set_yticks(y, labels if index == 0 else [""] * len(pairs), fontsize=8)
+        axis.set(xlabel=f"{name} vs {data['baseline']} (points, 95% CI)")
+    figure.suptitle("Paired calibration differences across runs (below 0: better calibrated, less overconfident)",
+                    fontsize=9)
+    return figure
+
+
 def compare_figures(runs: list[LoadedRun], data: dict[str, Any], out: Path) -> list[Path]:
     """Draw every cross-run figure as `<out stem>_<name>.png` (and .svg) beside `out`; their paths."""
     strategies = list(dict.fromkeys(pair["baseline_strategy"] for pair in data["pairs"]))
-    figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data))]
+    figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data)),
+                                                ("delta_calibration", calibration_delta_chart(data))]
     for strategy in strategies:
         figures.append((f"reliability_{_slug(strategy)}", reliability_overlay(runs, strategy)))
         figures.append((f"per_category_{_slug(strategy)}", category_chart(runs, strategy)))

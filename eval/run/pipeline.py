@@ -13,11 +13,11 @@ from typing import Any
 from pydantic import ValidationError
 from rich.console import Console
 
-from factprobe.agents.models.base import warm_up
+from factprobe.agents.models.base import ChatModel, warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
-from factprobe.agents.registry import get_strategy, strategies
+from factprobe.agents.registry import default_strategies, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
@@ -34,6 +34,7 @@ from factprobe.eval.media.attach import (
     attaches_images,
     check_model_reads_audio,
     check_model_reads_images,
+    judge_with_media,
     prepare_media,
 )
 from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
@@ -67,12 +68,12 @@ def _validated(options: dict[str, Any], source: str = "") -> RunConfig:
 
 def new_config(explicit: dict[str, Any]) -> RunConfig:
     """The config of a new run: the options given, defaults for the rest, plugins loaded,
-    strategies defaulted to every registered one and the baseline fixed."""
+    strategies defaulted to those registered for a default run and the baseline fixed."""
     config = _validated(explicit)
     for plugin in config.plugins:
         load_plugin(plugin)
     if not config.strategies:
-        config.strategies = list(strategies())
+        config.strategies = default_strategies()
     if config.out is None:
         config.out = Path("runs") / datetime.now().strftime("%Y%m%d-%H%M%S")
     with_settings(config)
@@ -138,15 +139,24 @@ def request_limits(config: RunConfig) -> RequestLimits:
     return RequestLimits(timeout_s=config.request_timeout, max_retries=config.max_retries)
 
 
-def make_grader(config: RunConfig) -> Grader:
-    """The grader --grader, --judge, --hedging and --judge-prompt ask for; GraderConfigError if they clash."""
+def make_grader(config: RunConfig, judge: ChatModel | None = None) -> Grader:
+    """The grader --grader, --judge, --hedging and --judge-prompt ask for (`judge`: the model --judge
+    names, loaded here when not given); GraderConfigError if they clash."""
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
                          config.judge_prompt_file)
-    judge = None
-    if config.judge:
+    if config.judge and judge is None:
         judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
     return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file)
+
+
+def choices_entry(config: RunConfig, questions: list[Question], judge: ChatModel | None) -> dict[str, Any] | None:
+    """The manifest's `multiple_choice`: option order, grading mode and the model that maps
+    answers to letters (the run's judge, never the model under test); None without such questions."""
+    if not any(q.choices for q in questions):
+        return None
+    return {"option_order": config.option_order, "grading": config.choice_grading,
+            "mapper": judge.describe() if judge is not None else None}
 
 
 def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
@@ -256,16 +266,19 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
     check_model_reads_audio(model, config.strategies)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
-                          config.dataset, config.audio_seconds)
+                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames")
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
-    grader = make_grader(config)
-    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media)
+    judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
+                       limits=request_limits(config)) if config.judge else None
+    grader = make_grader(config, judge_with_media(judge, config.judge_media))
+    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media, judge)
     # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = [row for row in ungraded if runner.grader.regrades(row)]
     if not resume:
         manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
+        manifest["multiple_choice"] = choices_entry(config, questions, judge)
         if config.shard is not None:
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)

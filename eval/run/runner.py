@@ -72,7 +72,7 @@ class Runner:
 
     def __init__(self, config: RunConfig, dataset: Dataset, model: ChatModel, grader: Grader,
                  run_dir: RunDir, post_steps: list[PostStep], console: Console,
-                 media: RunMedia | None = None) -> None:
+                 media: RunMedia | None = None, judge: ChatModel | None = None) -> None:
         self.config = config
         self.media = media or RunMedia()
         self.dataset = dataset
@@ -83,7 +83,7 @@ class Runner:
         self.context = StrategyContext(
             model=AttachingModel(model), seed=config.seed, temperature=config.temperature,
             max_tokens=config.max_tokens, options=config.strategy_options(),
-            resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for})
+            resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge})
         self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
 
     async def answer(self, job: Job) -> Result:
@@ -132,8 +132,10 @@ class Runner:
         return await self.grader.grade(question, answer, reply=reply)
 
     async def regrade(self, row: Result, question: Question) -> Result:
-        """A new row for an UNGRADED one, graded with the current grader from its stored answer."""
-        return await self.grader.regrade(row, question)
+        """A new row for an UNGRADED one, graded with the current grader from its stored answer (a
+        judge shown the frames sees them again)."""
+        with attached(self.media.attachment(question, row.strategy)):
+            return await self.grader.regrade(row, question)
 
     def jobs(self, questions: list[Question], done: set[tuple[str, str, int]]) -> Iterator[Job]:
         """The jobs not done, generated one at a time (memory does not grow with their number)."""

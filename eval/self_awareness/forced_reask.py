@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.benchmark_prompts import benchmark_messages, parse_reply
-from factprobe.agents.choices import letter_by_rules, presented_question, shown_choices
+from factprobe.agents.choices import context_order, letter_by_rules, presented_question, shown_choices
 from factprobe.agents.models.base import ModelError
 from factprobe.agents.registry import describes
 from factprobe.agents.strategies.vanilla import vanilla_messages
@@ -39,7 +39,7 @@ async def refused(data: PostStepInput, answer: str | None) -> bool:
     NOT_ATTEMPTED grade."""
     question = data.question
     if question.choices:
-        shown = shown_choices(question, data.repeat, data.context.seed, offers_refusal=True)
+        shown = shown_choices(question, data.repeat, data.context.seed, True, context_order(data.context))
         letter = letter_by_rules(answer, shown)
         if letter is not None:
             return letter == shown.refusal_letter
@@ -51,7 +51,7 @@ async def forced_grade(data: PostStepInput, answer: str | None) -> Grade:
     """The forced answer's grade: by its option letter when it names one, else by the grader."""
     question = data.question
     if question.choices:
-        shown = shown_choices(question, data.repeat, data.context.seed)
+        shown = shown_choices(question, data.repeat, data.context.seed, False, context_order(data.context))
         letter = letter_by_rules(answer, shown)
         if letter is not None and shown.gold_letter is not None:
             return Grade.CORRECT if letter == shown.gold_letter else Grade.INCORRECT
@@ -62,8 +62,10 @@ def forced_messages(data: PostStepInput, question: Question) -> list[dict[str, s
     prompt = data.context.options.get("answer_prompt")
     passages = data.state.get("context")
     if prompt:
-        return benchmark_messages(prompt, question, data.repeat, data.context.seed, False, passages)
-    return vanilla_messages(presented_question(question, data.repeat, data.context.seed), passages)
+        return benchmark_messages(prompt, question, data.repeat, data.context.seed, False, passages,
+                                  context_order(data.context))
+    return vanilla_messages(presented_question(question, data.repeat, data.context.seed, False,
+                                               context_order(data.context)), passages)
 
 
 @register_post_step("forced_reask", lambda config: any(offers_refusal(s) for s in config.strategies), order=30)

@@ -1,60 +1,49 @@
-"""Error taxonomy (protocols §7): a judge model sorts each INCORRECT answer by the kind of mistake.
+"""Error taxonomy (protocols §7): a judge model sorts each INCORRECT answer by the kind of mistake;
+NOT_ATTEMPTED answers are refusals by their grade and are recorded as such without a call.
 
-Kinds: perception, knowledge, reasoning, refusal, format. The judge replies with one `Kind:` line
-and one `Reason:` line; a reply without exactly one `Kind:` line naming a known kind is recorded as
-`unclassified` with the reply kept, never mapped to the nearest kind. A failed judge call records
-nothing, so the row is tried again on the next run.
-
-Entries are appended to DIR/taxonomy.jsonl as they are classified (flushed one by one); a run skips
-the rows that file already holds for the same judge, so an interrupted classification resumes.
-The summary section reads the latest entry per row.
+The kinds come from a KindSet (factprobe.eval.taxonomy.kinds). The judge replies with one `Kind:`
+line and one `Reason:` line; a reply without exactly one `Kind:` line naming an offered kind is
+asked once more with a stricter instruction, and if that reply is no better the row is recorded as
+`unclassified` with both replies kept, never mapped to the nearest kind. A failed judge call
+records nothing, so the row is tried again on the next run.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from factprobe.agents.models.base import ChatModel, GenerationParams
+from factprobe.agents.models.base import ChatModel, GenerationParams, Message
+from factprobe.agents.models.wire import with_images
 from factprobe.eval.core.schema import Grade, Result
-from factprobe.eval.core.secrets import redact_values
-from factprobe.eval.store.run_dir import RunDirError
+from factprobe.eval.taxonomy.kinds import PRESETS, REFUSAL, UNCLASSIFIED, KindSet
 
-TAXONOMY_FILE = "taxonomy.jsonl"
-TAXONOMY_PROMPT_VERSION = "1"
-KINDS = ("perception", "knowledge", "reasoning", "refusal", "format")
-UNCLASSIFIED = "unclassified"
+TAXONOMY_PROMPT_VERSION = "2"
 RAW_LIMIT = 600   # characters of the model's raw reply shown to the judge
+REPLY_LIMIT = 500  # characters of the judge's reply kept in the entry
+KINDS = PRESETS["default"].offered_names
 
 TAXONOMY_SYSTEM = "You sort wrong answers to factual questions by the kind of mistake behind them."
 TAXONOMY_USER = """An answer to the question below was graded wrong. Say which kind of mistake it is.
 
-perception: the question depends on an image, a video or another input the model had to look at, \
-and the answer misreads that input or was given without it.
-knowledge: the model does not know, or misremembers, the fact that is asked for.
-reasoning: the model had what it needed but combined it wrongly (a wrong step in a chain of facts, \
-a calculation, a comparison, an order of dates).
-refusal: the model declined or deflected instead of answering.
-format: the reply does not answer in the requested form (no answer, several answers, an option \
-that was not offered, a reply cut off).
-
+{kinds}
+{media}
 Question: {question}
 Correct answer: {gold}
 Answer given: {answer}
 Full reply: {raw}{hops}
 
 Reply with exactly two lines:
-Kind: one of perception, knowledge, reasoning, refusal, format
+Kind: one of {names}
 Reason: one sentence"""
+MEDIA_LINE = "The {count} attached images are the frames the model was shown with the question.\n"
+STRICTER = """Your reply could not be read. Reply with exactly one line and nothing else:
+Kind: <one of {names}>
+Use one of those words exactly as written, with no other text, no formatting and no second kind."""
 
-_KIND_LINE = re.compile(r"^\s*\**kind\**\s*:\s*\**\s*([a-z]+)\s*\**\s*\.?\s*$", re.IGNORECASE)
+_KIND_LINE = re.compile(r"^\s*\**kind\**\s*:\s*\**\s*([a-z_]+)\s*\**\s*\.?\s*$", re.IGNORECASE)
 _REASON_LINE = re.compile(r"^\s*\**reason\**\s*:\s*(.+)$", re.IGNORECASE)
-
-Key = tuple[str, str, int]
 
 
 @dataclass(frozen=True)
@@ -74,72 +63,61 @@ def hop_lines(row: Result) -> str:
     return "\nSub-questions asked on their own:\n" + "\n".join(lines)
 
 
-def taxonomy_messages(row: Result) -> list[dict[str, str]]:
+def taxonomy_messages(row: Result, kinds: KindSet | None = None, images: list[str] | None = None) -> list[Message]:
+    """The judge's messages for one INCORRECT row; `images` (media references) go with the question."""
+    kinds = kinds or PRESETS["default"]
     raw = (row.raw or "").strip()
-    user = TAXONOMY_USER.format(question=row.question, gold=row.gold or "(none)",
-                                answer=row.answer or "(no answer)",
-                                raw=raw[:RAW_LIMIT] + ("…" if len(raw) > RAW_LIMIT else ""),
-                                hops=hop_lines(row))
-    return [{"role": "system", "content": TAXONOMY_SYSTEM}, {"role": "user", "content": user}]
+    user = TAXONOMY_USER.format(
+        kinds="\n".join(f"{kind.name}: {kind.description}" for kind in kinds.offered),
+        media=MEDIA_LINE.format(count=len(images)) if images else "",
+        names=", ".join(kinds.offered_names), question=row.question, gold=row.gold or "(none)",
+        answer=row.answer or "(no answer)", raw=raw[:RAW_LIMIT] + ("…" if len(raw) > RAW_LIMIT else ""),
+        hops=hop_lines(row))
+    messages: list[Message] = [{"role": "system", "content": TAXONOMY_SYSTEM}, {"role": "user", "content": user}]
+    return with_images(messages, images or [])
 
 
-def parse_taxonomy_reply(text: str) -> Classification:
+def parse_taxonomy_reply(text: str, kinds: tuple[str, ...] = KINDS) -> Classification:
     """The kind on the reply's single `Kind:` line and its `Reason:`; `unclassified` otherwise."""
     lines = text.splitlines()
-    kinds = [match.group(1).lower() for line in lines if (match := _KIND_LINE.match(line))]
+    named = [match.group(1).lower() for line in lines if (match := _KIND_LINE.match(line))]
     reasons = [match.group(1).strip() for line in lines if (match := _REASON_LINE.match(line))]
     reason = reasons[0] if reasons else None
-    if len(kinds) != 1 or kinds[0] not in KINDS:
+    if len(named) != 1 or named[0] not in kinds:
         return Classification(UNCLASSIFIED, reason)
-    return Classification(kinds[0], reason)
+    return Classification(named[0], reason)
 
 
-def incorrect_rows(rows: list[Result]) -> list[Result]:
-    """The latest INCORRECT row per (question, strategy, repeat), in file order."""
-    latest: dict[Key, Result] = {row.key: row for row in rows}
-    return [row for row in latest.values() if row.grade is Grade.INCORRECT]
-
-
-class TaxonomyFile:
-    """DIR/taxonomy.jsonl: one entry per classified row, appended and flushed as it is written."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / TAXONOMY_FILE
-
-    def read(self) -> list[dict[str, Any]]:
-        """Every entry in file order; a torn last line (a crash mid-write) is skipped."""
-        if not self.path.is_file():
-            return []
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        entries = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                entries.append(json.loads(line))
-            except json.JSONDecodeError:
-                if number == len(lines):
-                    break
-                raise RunDirError(f"{self.path}, line {number}: not valid JSON") from None
-        return entries
-
-    def done(self, judge: str) -> set[Key]:
-        return {(e["question_id"], e["strategy"], e["repeat"]) for e in self.read() if e.get("judge") == judge}
-
-    def latest(self) -> dict[Key, dict[str, Any]]:
-        return {(e["question_id"], e["strategy"], e["repeat"]): e for e in self.read()}
-
-    def append(self, entry: dict[str, Any]) -> None:
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(redact_values(json.dumps(entry, ensure_ascii=False)) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-
-
-async def classify_row(model: ChatModel, row: Result, judge: str, max_tokens: int = 160) -> dict[str, Any]:
-    """The taxonomy entry for one INCORRECT row; a failed call raises ModelError (nothing recorded)."""
-    completion = await model.generate(taxonomy_messages(row), GenerationParams(max_tokens=max_tokens))
-    found = parse_taxonomy_reply(completion.text)
+def base_entry(row: Result, judge: str, kinds: KindSet, media: bool) -> dict[str, Any]:
     return {"question_id": row.question_id, "strategy": row.strategy, "repeat": row.repeat,
-            "kind": found.kind, "reason": found.reason, "judge": judge,
-            "prompt_version": TAXONOMY_PROMPT_VERSION, "reply": completion.text.strip()[:500]}
+            "grade": row.grade.value, "judge": judge, "kind_set": kinds.name, "kinds": list(kinds.counted),
+            "media": media, "prompt_version": TAXONOMY_PROMPT_VERSION}
+
+
+def refusal_entry(row: Result, judge: str, kinds: KindSet, media: bool = False) -> dict[str, Any]:
+    """The entry of a NOT_ATTEMPTED row: a refusal by its grade, no judge call."""
+    return {**base_entry(row, judge, kinds, media), "kind": REFUSAL, "reason": "graded NOT_ATTEMPTED",
+            "attempts": 0, "reply": None}
+
+
+async def classify_row(model: ChatModel, row: Result, judge: str, kinds: KindSet | None = None,
+                       images: list[str] | None = None, max_tokens: int = 160) -> dict[str, Any]:
+    """The taxonomy entry for one covered row; a failed call raises ModelError (nothing recorded)."""
+    kinds = kinds or PRESETS["default"]
+    media = bool(images)
+    if row.grade is Grade.NOT_ATTEMPTED:
+        return refusal_entry(row, judge, kinds, media)
+    messages = taxonomy_messages(row, kinds, images)
+    params = GenerationParams(max_tokens=max_tokens)
+    first = (await model.generate(messages, params)).text.strip()
+    found = parse_taxonomy_reply(first, kinds.offered_names)
+    entry = {**base_entry(row, judge, kinds, media), "images": len(images or []), "attempts": 1,
+             "reply": first[:REPLY_LIMIT]}
+    if found.kind == UNCLASSIFIED:
+        stricter = [*messages, {"role": "assistant", "content": first},
+                    {"role": "user", "content": STRICTER.format(names=", ".join(kinds.offered_names))}]
+        second = (await model.generate(stricter, params)).text.strip()
+        retried = parse_taxonomy_reply(second, kinds.offered_names)
+        found = Classification(retried.kind, retried.reason or found.reason)
+        entry.update(attempts=2, first_reply=entry["reply"], reply=second[:REPLY_LIMIT])
+    return {**entry, "kind": found.kind, "reason": found.reason}

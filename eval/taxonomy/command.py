@@ -1,4 +1,6 @@
-"""`factprobe taxonomy DIR --judge M`: classify a run's INCORRECT answers, then rewrite its report."""
+"""`factprobe taxonomy DIR --judge M [--preset NAME | --kinds FILE] [--with-media]`: sort a run's
+INCORRECT answers by kind of error (NOT_ATTEMPTED ones are refusals), print the table, rewrite the
+report and its figure."""
 
 from __future__ import annotations
 
@@ -13,54 +15,90 @@ from factprobe.agents.models.base import ChatModel, ModelError
 from factprobe.eval.core.schema import Result
 from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.store.run_dir import RunDir
-from factprobe.eval.taxonomy.classify import TaxonomyFile, classify_row, incorrect_rows
+from factprobe.eval.taxonomy.classify import classify_row
+from factprobe.eval.taxonomy.kinds import DEFAULT_PRESET, PRESETS, KindSet, preset, read_kinds_file
+from factprobe.eval.taxonomy.record import TaxonomyFile, covered_rows
+from factprobe.eval.taxonomy.table import taxonomy_table
 
 
 def add_taxonomy_command(sub: Any) -> None:
     """Register `taxonomy` on the CLI's subparsers."""
     taxonomy = sub.add_parser("taxonomy", help="sort a run's INCORRECT answers by kind of error "
-                                               "(perception, knowledge, reasoning, refusal, format)")
+                                               "(NOT_ATTEMPTED ones count as refusals)")
     taxonomy.add_argument("dir", type=Path, help="a run directory")
     taxonomy.add_argument("--judge", required=True, help="judge model, as for `factprobe run --judge`")
+    kinds = taxonomy.add_mutually_exclusive_group()
+    kinds.add_argument("--preset", choices=sorted(PRESETS), default=DEFAULT_PRESET,
+                       help="the kinds of a benchmark's error figure (default: default, factprobe's "
+                            "perception, knowledge, reasoning, refusal, format)")
+    kinds.add_argument("--kinds", type=Path, metavar="FILE",
+                       help="your own kinds: a text file with one `name: description` a line")
+    taxonomy.add_argument("--with-media", action="store_true",
+                          help="send the judge the images the run showed with each question (the judge "
+                               "must read images)")
     taxonomy.add_argument("--concurrency", type=int, default=2, help="judge calls at a time (default 2)")
     taxonomy.add_argument("--no-cache", dest="use_cache", action="store_false",
                           help="do not read or write the judge's response cache")
     taxonomy.set_defaults(handler=cmd_taxonomy)
 
 
-async def classify_pending(model: ChatModel, run_dir: RunDir, judge: str, concurrency: int) -> tuple[int, list[str]]:
-    """Classify every INCORRECT row not yet in DIR/taxonomy.jsonl for this judge; (done, failures)."""
+async def classify_pending(model: ChatModel, run_dir: RunDir, judge: str, concurrency: int,
+                           kinds: KindSet | None = None, images: dict[str, list[str]] | None = None
+                           ) -> tuple[int, list[str]]:
+    """Classify every covered row not yet in DIR/taxonomy.jsonl for this judge, kind set and media
+    setting; (classified, failures)."""
+    kinds = kinds or preset(DEFAULT_PRESET)
+    media = images is not None
     record = TaxonomyFile(run_dir.path)
-    done = record.done(judge)
-    pending = [row for row in incorrect_rows(run_dir.read_results()) if row.key not in done]
+    done = record.done(judge, kinds.name, media)
+    record.select(kinds.name, kinds.counted)
+    pending = [row for row in covered_rows(run_dir.read_results()) if (row.key, row.grade.value) not in done]
     semaphore = asyncio.Semaphore(max(1, concurrency))
     failures: list[str] = []
 
     async def one(row: Result) -> None:
         async with semaphore:
             try:
-                entry = await classify_row(model, row, judge)
+                entry = await classify_row(model, row, judge, kinds, (images or {}).get(row.question_id))
             except ModelError as exc:
                 failures.append(f"{row.question_id} ({row.strategy}, repeat {row.repeat}): {exc}")
                 return
+        entry["media"] = media
         record.append(entry)
 
     await asyncio.gather(*(one(row) for row in pending))
     return len(pending) - len(failures), failures
 
 
+def chosen_kinds(args: argparse.Namespace) -> KindSet:
+    return read_kinds_file(args.kinds) if args.kinds is not None else preset(args.preset)
+
+
 def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
     run_dir = RunDir(args.dir)
-    run_dir.read_manifest()
+    manifest = run_dir.read_manifest()
+    kinds = chosen_kinds(args)                               # a bad kinds file exits 2 before any call
     model = load_judge(args.judge, use_cache=args.use_cache)   # reached first: a dead judge exits 2
-    classified, failures = asyncio.run(classify_pending(model, run_dir, args.judge, args.concurrency))
-    console.print(f"taxonomy: {classified} answers classified by {args.judge} "
+    images = None
+    if args.with_media:
+        from factprobe.eval.taxonomy.media import run_images  # loaders and video decoding, only now
+
+        images = run_images(run_dir, manifest, covered_rows(run_dir.read_results()), model, args.judge)
+    classified, failures = asyncio.run(classify_pending(model, run_dir, args.judge, args.concurrency,
+                                                        kinds, images))
+    console.print(f"taxonomy: {classified} answers classified by {args.judge} into the {kinds.name} kinds "
                   f"({TaxonomyFile(run_dir.path).path})")
     for failure in failures:
         console.print(f"[red]judge call failed[/red] {failure}")
     from factprobe.eval.report.build import write_report  # numpy and matplotlib, only now
 
-    write_report(run_dir, console)
+    summary = write_report(run_dir, Console(quiet=True))
+    table = taxonomy_table(summary.get("taxonomy") or {})
+    if table is None:
+        console.print(f"no INCORRECT or NOT_ATTEMPTED answers in {run_dir.path}: nothing to classify")
+    else:
+        console.print(table)
+        console.print(f"figure: {run_dir.path / 'taxonomy.png'}; report: {run_dir.path / 'report.html'}")
     if failures:
         console.print(f"{len(failures)} answers are not classified; run the same command again to retry them")
         return 1

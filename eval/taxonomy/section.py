@@ -1,9 +1,12 @@
-"""Summary `taxonomy`: the kinds of error of each strategy's INCORRECT answers (`factprobe taxonomy`).
+"""Summary `taxonomy`: the kinds of error of each strategy's answers (`factprobe taxonomy`).
 
-Per strategy: `n_incorrect` (latest INCORRECT rows), one count per kind plus `unclassified` (the
-judge's reply named no known kind), `pending` (not classified yet, e.g. a failed judge call) and
-the `judges` whose entries are counted. Read from DIR/taxonomy.jsonl, the latest entry per row; a
-run that was never classified has no `taxonomy` entries (an empty object).
+Per strategy: `n_incorrect` (latest INCORRECT rows), `n_not_attempted` (latest NOT_ATTEMPTED rows
+of answerable questions, counted as `refusal`), `n` (both), one count per kind of the kind set
+(`kinds`, in order, named by `kind_set`), `unclassified` (the judge's replies named no offered kind,
+after one stricter retry), `pending` (not classified yet, e.g. a failed judge call), `shares` (each
+kind, `unclassified` and `pending` as a fraction of `n`, 0–1) and the `judges` whose entries are
+counted. Read from DIR/taxonomy.jsonl, the latest entry per row of the kind set classified last; a
+run never classified has no `taxonomy` entries (an empty object).
 """
 
 from __future__ import annotations
@@ -11,26 +14,33 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.eval.analysis.summary import SummaryInput, summary_section
-from factprobe.eval.taxonomy.classify import KINDS, UNCLASSIFIED, TaxonomyFile, incorrect_rows
+from factprobe.eval.core.schema import Grade
+from factprobe.eval.taxonomy.kinds import PENDING, UNCLASSIFIED
+from factprobe.eval.taxonomy.record import TaxonomyFile, covered_rows, grade_of
 
 
 @summary_section("taxonomy", order=160)
 def taxonomy(data: SummaryInput) -> dict[str, dict[str, Any]]:
     if data.directory is None:
         return {}
-    entries = TaxonomyFile(data.directory).latest()
-    if not entries:
+    current = TaxonomyFile(data.directory).current()
+    if current is None:
         return {}
+    kind_set, kinds, entries = current
     out: dict[str, dict[str, Any]] = {}
-    for row in incorrect_rows(data.rows):
-        counts = out.setdefault(row.strategy, {"n_incorrect": 0, **{kind: 0 for kind in KINDS},
-                                               UNCLASSIFIED: 0, "pending": 0, "judges": []})
-        counts["n_incorrect"] += 1
+    for row in covered_rows(data.rows):
+        counts = out.setdefault(row.strategy, {
+            "kind_set": kind_set, "kinds": kinds, "n": 0, "n_incorrect": 0, "n_not_attempted": 0,
+            **{kind: 0 for kind in kinds}, UNCLASSIFIED: 0, PENDING: 0, "judges": []})
+        counts["n"] += 1
+        counts["n_incorrect" if row.grade is Grade.INCORRECT else "n_not_attempted"] += 1
         entry = entries.get(row.key)
-        if entry is None:
-            counts["pending"] += 1
+        if entry is None or grade_of(entry) != row.grade.value:
+            counts[PENDING] += 1      # never classified, or classified before the row was graded again
             continue
-        counts[entry["kind"] if entry["kind"] in KINDS else UNCLASSIFIED] += 1
+        counts[entry["kind"] if entry["kind"] in kinds else UNCLASSIFIED] += 1
         if entry.get("judge") not in counts["judges"]:
             counts["judges"].append(entry.get("judge"))
+    for counts in out.values():
+        counts["shares"] = {name: counts[name] / counts["n"] for name in (*kinds, UNCLASSIFIED, PENDING)}
     return out

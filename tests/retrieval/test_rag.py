@@ -113,7 +113,9 @@ def test_question_corpus_is_searched_when_present(isolated_cache: Path) -> None:
 def test_every_strategy_composes_with_rag() -> None:
     names = [name for name in strategies() if name != "rag"]
     assert "vanilla" in names
-    context = context_for(ScriptedModel(reader_script))
+    model = ScriptedModel(reader_script)
+    model.supports_logprobs = True   # option_likelihood refuses a model without logprobs
+    context = context_for(model)
     for name in names:
         spec = get_strategy(f"{name}+rag")
         assert spec.name == f"{name}+rag"

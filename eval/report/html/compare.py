@@ -1,5 +1,5 @@
 """The cross-run report (`factprobe compare A B … --html FILE`): each run paired with the baseline run
-(ΔF with CIs and p, per category), the cross-run figures, the runs' tables side by side, their
+(ΔF with CIs and p, per category; ΔECE and Δover with CIs), the cross-run figures, the runs' tables side by side, their
 configs line by line, and the questions whose grade differs between runs. Local absolute paths are
 shortened (factprobe.eval.report.html.shareable): the page is meant to be shared."""
 
@@ -12,6 +12,7 @@ from typing import Any
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.compare import (
     agreement_table,
+    calibration_pair_table,
     category_table,
     judge_rank_table,
     paired_table,
@@ -63,6 +64,7 @@ def write_compare_html(runs: list[LoadedRun], data: dict[str, Any], out: Path, t
     collector.source = "compare_runs"
     side_by_side(runs, collector)
     paired_table(data, collector)
+    calibration_pair_table(data, collector)
     category_table(data, collector)
     agreement_table(data, collector)
     judge_rank_table(data, collector)

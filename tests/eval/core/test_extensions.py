@@ -71,21 +71,23 @@ def test_builtin_order_is_fixed_by_the_registrations() -> None:
 
     assert list(summary.SECTIONS.items()) == [
         "strategies", "baseline", "per_category", "groups", "gains", "modality_gains", "repeats", "ttc", "self_awareness",
-        "grading", "per_hop", "per_hop_pooled", "decomposition", "calibration", "reliability", "video_evidence",
+        "grading", "per_hop", "per_hop_pooled", "decomposition", "calibration", "calibration_gains", "reliability",
+        "video_evidence",
         "taxonomy", "multiple_choice"]
     assert [name.rsplit(".", 1)[1] for name in summary.STRATEGY_METRICS.items()] == [
         "simpleqa_scores", "costs", "retrieval_scores", "verbal_calibration", "confidence_cost",
         "videosimpleqa_f_score"]
     assert [name.rsplit(".", 1)[1] for name in report.TABLES.items()] == [
         "scores_table", "groups_table", "modality_table", "retrieval_table", "ttc_table", "self_awareness_table", "per_hop_table",
-        "decomposition_table", "calibration_table", "multiple_choice_table"]
+        "decomposition_table", "calibration_table", "calibration_gains_table", "multiple_choice_table"]
     assert [name.rsplit(".", 1)[1] for name in report.PLOTS.items()] == [
         "gains_plot", "ttc_plot", "per_hop_plot", "reliability_diagrams", "confidence_histogram", "risk_coverage_curves",
         "taxonomy_plot", "multiple_choice_plot"]
     assert list(POST_STEPS.items()) == ["grade_samples", "prefix_picks", "forced_reask", "hop_probes",
                                         "chain_hops", "confidence", "video_evidence", "multiple_choice"]
     assert list(METHODS.items()) == ["verbal", "token_prob", "consistency", "p_true"]
-    assert list(STRATEGIES.items()) == ["vanilla", "best_of_n", "decompose", "rag", "refusal", "self_refine"]
+    assert list(STRATEGIES.items()) == ["vanilla", "best_of_n", "decompose", "rag", "refusal", "refusal_option",
+                                        "option_likelihood", "self_refine"]
     assert list(LOADERS.items()) == ["jsonl", "simpleqa", "musique", "hotpotqa", "2wiki", "selfaware", "kuq",
                                      "fanoutqa", "compceleb", "videosimpleqa", "mcq", "mmworld", "worldsense",
                                      "worldvqa", "mmsap"]

@@ -34,7 +34,7 @@ UNKNOWABLE = Question(id="u1", question="What was Caesar's first pet called?", a
     (PARIS, None, Grade.NOT_ATTEMPTED),
     (MOON, "20 July 1969", Grade.CORRECT),
     (MOON, "Jul 20, 1969", Grade.CORRECT),
-    (MOON, "1969", Grade.UNGRADED),
+    (MOON, "1969", Grade.CORRECT),                  # the year is what the question asks
     (MOON, "1969-07-20", Grade.CORRECT),
     (DOG, "a dog", Grade.UNGRADED),
     (UNKNOWABLE, "I don't know", Grade.NOT_ATTEMPTED),

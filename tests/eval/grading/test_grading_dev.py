@@ -5,7 +5,8 @@ of the rules, in three forms: short answers (with extra detail, other formats, r
 context), paragraphs of two to six sentences, and adversarial wrong answers. The rules were
 developed against it, so these figures describe the design, not unseen data (the lead measures a
 locked set once). Measured: decided agreement 100%, no over- or under-credit, F with a perfect judge
-equal to F from the labels; undecided 9.8% of short answers, every paragraph, 76% of adversarial.
+equal to F from the labels; undecided 9.3% of short answers, all but one paragraph, 76% of adversarial
+(issue 21's second round: pairs, refusals whose other statements hold no guess, wider name variants).
 """
 
 from __future__ import annotations
@@ -44,5 +45,19 @@ def test_no_adversarial_wrong_answer_is_correct(audited: tuple[dict[str, Any], l
 
 
 def test_short_answers_are_mostly_decided(audited: tuple[dict[str, Any], list[AuditRow]]) -> None:
-    # the issue's target on unseen short answers; 9.8% is what the rules leave on this set
+    # the issue's target on unseen short answers; 9.3% is what the rules leave on this set
     assert audited[0]["per_form"]["short"]["undecided_share"] <= 0.10
+
+
+DEV2 = Path(__file__).parents[2] / "data" / "grading_cases_dev2.jsonl"
+
+
+def test_second_development_file_has_no_wrong_decision() -> None:
+    """tests/data/grading_cases_dev2.jsonl: 45 cases on made-up subjects, written after the second round
+    of rules as a regression set for its shapes (pairs, refusals with context, name variants) and traps
+    (a relative's added middle name, a wrong guess beside a refusal, a reversed score, another place
+    with the gold's name); every decided row agrees with its label."""
+    rows = asyncio.run(grade_cases(load_cases(DEV2), RuleGrader()))
+    wrong = [(row.line, row.grade.value) for row in rows if row.grade.value not in (row.label.value, "UNGRADED")]
+    assert len(rows) == 45 and not wrong
+    assert sum(row.grade.value == "UNGRADED" for row in rows if row.form == "short") <= 6

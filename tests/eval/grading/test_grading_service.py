@@ -50,14 +50,18 @@ class PickyGrader:
         return {"grader": self.name}
 
 
+def mapper_reply(text: str, broken: dict[str, bool]) -> str:
+    """The run's judge mapping an answer to a letter (the model under test is never asked)."""
+    if broken["on"]:
+        raise ModelError(f"mapper down (key {SECRET})")
+    return next(letter for letter, option in re.findall(r"^([A-Z])\. (.+)$", text, re.MULTILINE)
+                if option == "Mercury")
+
+
 def answer_script(broken: dict[str, bool]):
     def script(messages, params) -> str:
         text = last_user(messages)
-        if text.startswith("A reply to a multiple-choice question"):
-            if broken["on"]:
-                raise ModelError(f"mapper down (key {SECRET})")
-            return next(letter for letter, option in re.findall(r"^([A-Z])\. (.+)$", text, re.MULTILINE)
-                        if option == "Mercury")
+        assert not text.startswith("A reply to a multiple-choice question")
         if "Which company" in text:
             return "Answer: Eiffel\nConfidence: 90"
         if "metal" in text:
@@ -69,6 +73,8 @@ def answer_script(broken: dict[str, bool]):
 def judge_script(broken: dict[str, bool]):
     def script(messages, params) -> str:
         text = last_user(messages)
+        if text.startswith("A reply to a multiple-choice question"):
+            return mapper_reply(text, broken)
         answer = text.split("Answer to grade: ", 1)[1].split("\n", 1)[0]
         gold = text.split("Gold answer: ", 1)[1].split("\n", 1)[0]
         if "Lyon" in answer and broken["on"]:
@@ -130,8 +136,11 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
 
     choice = rows[("metal", "vanilla")]
     assert choice.grade is Grade.UNGRADED and choice.grader == "multiple_choice"
-    assert_failed_note(choice.grade_note, "ChoiceMappingError")
-    assert "multiple_choice" in choice.model_extra["post_step_errors"]
+    if grader_kind == "judge":                                    # the judge maps; its call failed
+        assert_failed_note(choice.grade_note, "ChoiceMappingError")
+        assert "multiple_choice" in choice.model_extra["post_step_errors"]
+    else:                                                         # no judge to map: undecided, not guessed
+        assert "no --judge" in choice.grade_note
 
     assert len({service for service, _, _ in spied}) == 1          # one service for the whole run
     asked = [grader for _, _, grader in spied]

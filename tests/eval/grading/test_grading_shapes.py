@@ -64,7 +64,7 @@ def test_date_shapes(question: str, gold: str, answer: str, grade: Grade) -> Non
     ("In which country is most of Lake Victoria?", "Tanzania", "Mostly Uganda, with a share in Tanzania",
      Grade.UNGRADED),
     ("Who wrote the Alice books?", "Lewis Carroll", "Charles Dodgson, better known as Lewis Carroll",
-     Grade.UNGRADED),
+     Grade.CORRECT),                                                          # the gold as its other name
 ])
 def test_named_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
     assert _grade(question, gold, answer) is grade
@@ -98,7 +98,7 @@ def test_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> 
     ("How many ribs does an adult human have?", "24", "12 pairs", Grade.UNGRADED),
     ("How many pairs of ribs does an adult human have?", "12", "12 pairs", Grade.CORRECT),
     ("How far is Mars from the Sun on average?", "228 million km",
-     "A few hundred million km; I can't recall the exact figure.", Grade.UNGRADED),
+     "A few hundred million km; I can't recall the exact figure.", Grade.NOT_ATTEMPTED),  # a bound beside a refusal
     ("How many players are on a volleyball team on court?", "6", "6, one of whom may be the libero",
      Grade.CORRECT),
     ("In what year did the Berlin Wall fall?", "1989",
@@ -112,12 +112,12 @@ def test_figure_detail_shapes(question: str, gold: str, answer: str, grade: Grad
 @pytest.mark.parametrize("question, gold, answer, grade", [
     ("Who led the Union during the American Civil War?", "Abraham Lincoln", "Abe Lincoln", Grade.UNGRADED),
     ("Who wrote 'The Brothers Karamazov'?", "Fyodor Dostoevsky", "Fedor Mikhailovich Dostoevsky", Grade.UNGRADED),
-    ("Who led the Lakers' Showtime teams?", "Earvin Johnson", "Earvin “Magic” Johnson", Grade.UNGRADED),
+    ("Who led the Lakers' Showtime teams?", "Earvin Johnson", "Earvin “Magic” Johnson", Grade.UNGRADED),  # an added name
     ("Who wrote 'Anna Karenina'?", "Leo Tolstoy", "Tolstoi", Grade.CORRECT),
     ("Who wrote 'Anna Karenina'?", "Leo Tolstoy", "Tolstaya", Grade.UNGRADED),
     ("Who painted 'Water Lilies'?", "Claude Monet", "Manet", Grade.UNGRADED),
     ("What was the birth name of the author called Mark Twain?", "Samuel Langhorne Clemens", "Samuel Clemens",
-     Grade.UNGRADED),
+     Grade.CORRECT),                                                          # a middle name dropped
     ("Which element has atomic number 79?", "Gold", "Au", Grade.UNGRADED),
     ("Which gas do plants take in for photosynthesis?", "Carbon dioxide", "CO₂", Grade.UNGRADED),
     ("What is the SI unit of power?", "Watt", "watts", Grade.CORRECT),

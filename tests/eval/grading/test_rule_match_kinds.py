@@ -71,3 +71,70 @@ def test_what_the_rules_leave_to_the_judge(answer: str, reason: str) -> None:
                                     "Reasoning first.\nFinal answer: Eastmoor", "I believe it's Eastmoor."])
 def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     assert _outcome("Which town lies at the canal's end?", "Eastmoor", answer).grade is Grade.CORRECT
+
+
+@pytest.mark.parametrize("question, gold, answer, grade, kind", [
+    ("By what margin did the council vote?", "eleven to four", "11–4", Grade.CORRECT, "pair"),
+    ("By what margin did the council vote?", "11–4", "Eleven votes to four", Grade.CORRECT, "pair"),
+    ("By what margin did the council vote?", "11–4", "10–5", Grade.INCORRECT, "pair"),
+    ("By what margin did the council vote?", "11–4", "4–11", Grade.UNGRADED, "pair"),   # whose side first?
+    ("In which season did the club win the cup?", "1987–88", "1987-1988", Grade.CORRECT, "pair"),
+    ("In which season did the club win the cup?", "1987–88", "1988–89", Grade.INCORRECT, "pair"),
+    ("What was the lap record?", "1:21.47", "1:21.74", Grade.INCORRECT, "number"),  # a clock time, not a pair
+    ("Who founded the press?", "Tobias Wendt", "Tobias Arne Wendt", Grade.UNGRADED, "text"),  # maybe a relative
+    ("Who founded the press?", "Tobias K. Wendt", "Tobias Karl Wendt", Grade.CORRECT, "name"),
+    ("Who founded the press?", "R. Tobias Wendt", "Tobias Wendt", Grade.CORRECT, "name"),
+    ("Who founded the press?", "Tobias Wendt", "Tobi Wendt", Grade.CORRECT, "name"),        # a shortened name
+    ("Who painted the altar?", "Pieter van Roon", "Van Roon", Grade.CORRECT, "name"),
+    ("Who painted the altar?", "Pieter van Roon", "Pieter van Roon Jr.", Grade.UNGRADED, "text"),
+    ("Which engraver made the plates?", "Tobias Wendt", "Sir Tobias Wendt", Grade.CORRECT, "name"),
+    ("What was the birth name of the singer?", "Ida Mae Lund", "Ida Lund", Grade.CORRECT, "name"),
+    ("Who wrote the ballad?", "Nell Ashby", "Margit Ferenc, better known as Nell Ashby", Grade.CORRECT, "text"),
+    ("In which city is the observatory?", "Harwick, Ontario", "Harwick", Grade.CORRECT, "text"),
+    ("On what date did the ferry sink?", "9 March 1911", "1911", Grade.UNGRADED, "date"),  # coarser: the judge's
+    ("On what date did the 1911 ferry disaster happen?", "9 March 1911", "1912", Grade.INCORRECT, "date"),
+    ("In what year did the ferry sink?", "9 March 1911", "1911", Grade.CORRECT, "date"),
+    ("How many bits does the register hold?", "40", "5 bytes", Grade.CORRECT, "number"),
+    ("How many bits does the register hold?", "24", "3 bytes", Grade.CORRECT, "number"),  # exact, though short
+    ("How many minutes did the debate last?", "180", "3 hours", Grade.CORRECT, "number"),
+    ("How many minutes did the debate last?", "190", "3 hours", Grade.UNGRADED, "number"),  # coarser
+    ("Which body runs the survey?", "GSNA", "Geological Survey of North America", Grade.CORRECT, "initials"),
+    ("Which body runs the survey?", "Geological Survey of North America", "GSoNA", Grade.CORRECT, "initials"),
+    ("Where did she study?", "University of Lindmark", "ULindmark", Grade.UNGRADED, "text"),  # glued abbreviation
+    ("Which body runs the survey?", "Geological Survey of North America", "Coast Watch", Grade.INCORRECT, "text"),
+    ("Who chaired the assembly?", "Ravi Menon", "Pandit Menon", Grade.CORRECT, "name"),   # an honorific
+])
+def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, grade: Grade, kind: str) -> None:
+    outcome = _outcome(question, gold, answer)
+    assert outcome.grade is grade, outcome.note
+    assert (outcome.note or "").removeprefix("undecided: ").startswith(kind), outcome.note
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("In what year did the mill close?", "1874", "Some time in the 1870s, but I can't give the exact year.",
+     Grade.NOT_ATTEMPTED),                                                    # a period that holds the gold
+    ("In what year did the mill close?", "1874", "In the 1860s, but I don't know the exact year.",
+     Grade.UNGRADED),                                                         # a period that excludes it: a guess
+    ("In what year did the mill close?", "1874", "It was 1874, I think, though I can't be certain of it.",
+     Grade.UNGRADED),                                                         # the gold beside a refusal
+    ("How many looms did the mill run?", "212", "Roughly 200, though I couldn't give the precise count.",
+     Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "Ownership of the mill changed hands many times, so I can't say for sure.",
+     Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "Perhaps a local family, but I can't say for sure.",
+     Grade.UNGRADED),                                                         # a short phrase may be a guess
+    ("Who owned the mill?", "Edith Varga", "It was in Leeds, but I can't say who owned it.", Grade.UNGRADED),
+    ("Who owned the mill?", "Edith Varga", "Do you mean the old mill, or the new one?", Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "I really couldn't say.", Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "That is not something I can verify.", Grade.NOT_ATTEMPTED),
+    ("Who owned the mill?", "Edith Varga", "Edith Varga, I think, though you may want to double-check.",
+     Grade.CORRECT),
+    ("Who owned the mill?", "Edith Varga", "Edith Varga, while living in Leeds.", Grade.CORRECT),
+    ("Who owned the mill?", "Edith Varga", "Edith Varga, while Anna Holt ran it.", Grade.UNGRADED),
+    ("Who ran the 40th mill of the town?", None, "There hasn't been a 40th mill.", Grade.NOT_ATTEMPTED),
+    ("How many looms did the mill run?", "4", "Four, housed in Leeds, Bradford and York.", Grade.CORRECT),
+    ("Which towns had mills?", "Leeds", "Leeds, Bradford and York", Grade.UNGRADED),   # a list stays a list
+])
+def test_refusals_with_context_and_reading(question: str, gold: str | None, answer: str, grade: Grade) -> None:
+    outcome = _outcome(question, gold, answer)
+    assert outcome.grade is grade, outcome.note

@@ -60,7 +60,7 @@ SENATOR = Question(id="p9", question="Who was the senator?", answer="Mary J. K. 
     (PAINTER, "Piero Lanzo", Grade.UNGRADED),                      # with the given name, a typo is forgiven
     (ELDER, "Karl Brandt Jr.", Grade.UNGRADED),                  # another generation
     (SAINT, "Brigid of Kildare", Grade.UNGRADED),                  # a gold of title and name
-    (SENATOR, "Mary K. Olsen", Grade.UNGRADED),                   # skips the gold's first middle name
+    (SENATOR, "Mary K. Olsen", Grade.CORRECT),                    # skips the gold's first middle name
     (SENATOR, "Mary J. Olsen", Grade.CORRECT),
     (DISCOVERER, "Not William Herschel; Caroline Herschel.", Grade.UNGRADED),
 ])

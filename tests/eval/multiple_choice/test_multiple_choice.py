@@ -157,12 +157,23 @@ def script(messages, params) -> str:
     return f"Answer: {letter[gold]}\nConfidence: 80"
 
 
+def is_mapping(messages) -> bool:
+    return last_user(messages).startswith("A reply to a multiple-choice question")
+
+
 def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monkeypatch, capsys) -> None:
-    model = ScriptedModel(script)
+    """Answers no rule maps are mapped by the run's judge, never by the model under test."""
+    model, judge = ScriptedModel(script), ScriptedModel(script, name="judge-model")
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
+    monkeypatch.setattr(pipeline, "load_judge", lambda spec, **kwargs: judge)
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies",
-                     "vanilla,refusal", "--out", str(out)]) == 0
+                     "vanilla,refusal", "--judge", "openai:judge-model", "--grader", "rules",
+                     "--out", str(out)]) == 0
+    assert not any(is_mapping(messages) for messages, _ in model.calls)
+    assert [is_mapping(messages) for messages, _ in judge.calls] == [True, True]   # metal, per strategy
+    manifest = json.loads((out / "manifest.json").read_text())["multiple_choice"]
+    assert manifest["mapper"]["name"] == "judge-model" and manifest["option_order"] == "shuffle"
     rows = {(r.question_id, r.strategy): r for r in RunDir(out).read_results()}
     planet = rows[("planet", "vanilla")].model_extra["multiple_choice"]
     assert planet["options_in_prompt"] and planet["mapped_by"] == "rule"
@@ -171,6 +182,8 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
     assert rows[("planet", "vanilla")].grade is Grade.CORRECT
     metal = rows[("metal", "vanilla")]
     assert metal.model_extra["multiple_choice"]["mapped_by"] == "model"
+    assert metal.model_extra["multiple_choice"]["mapper_model"] == "judge-model"
+    assert "mapped by model (judge-model)" in metal.grade_note
     assert metal.grade is (Grade.CORRECT if metal.model_extra["multiple_choice"]["gold_letter"] == "C"
                            else Grade.INCORRECT)
     assert metal.llm_calls == 1                              # the mapping call is not strategy cost
@@ -208,15 +221,16 @@ def test_a_failed_mapping_call_is_ungraded_and_asked_again_on_resume(tmp_path, m
             raise ModelError("mapper unreachable")
         return script(messages, params)
 
-    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(flaky))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))
+    monkeypatch.setattr(pipeline, "load_judge", lambda spec, **kwargs: ScriptedModel(flaky))
     out = tmp_path / "run"
     cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies", "vanilla",
-              "--out", str(out), "--max-error-rate", "1"])
+              "--judge", "openai:judge-model", "--grader", "rules", "--out", str(out), "--max-error-rate", "1"])
     metal = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
     assert metal.grade is Grade.UNGRADED and "mapping the answer" in metal.grade_note
     assert "multiple_choice" in metal.model_extra["post_step_errors"]
     failing["on"] = False
-    assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+    assert cli.main(["run", "--resume", "--out", str(out), "--judge", "openai:judge-model"]) == 0
     again = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
     assert again.grade in (Grade.CORRECT, Grade.INCORRECT)
     assert again.model_extra["multiple_choice"]["mapped_by"] == "model"

@@ -12,7 +12,9 @@ import factprobe.eval.grading.judge_loader as judge_loader
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
 from factprobe.eval.core.schema import Question
-from factprobe.eval.taxonomy.classify import TAXONOMY_FILE, UNCLASSIFIED, parse_taxonomy_reply
+from factprobe.eval.taxonomy.classify import parse_taxonomy_reply
+from factprobe.eval.taxonomy.kinds import UNCLASSIFIED
+from factprobe.eval.taxonomy.record import TAXONOMY_FILE
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
@@ -59,8 +61,8 @@ def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) ->
         text = last_user(messages)
         if "bauxite" in text:
             return "Kind: knowledge\nReason: iron is not made from bauxite."
-        if "Africa" in text:
-            return "I cannot tell."
+        if "Africa" in text or "could not be read" in text:
+            return "I cannot tell."                      # unreadable, and again when asked more strictly
         if failing["on"]:
             raise ModelError("judge unavailable")
         return "Kind: reasoning\nReason: it compared the wrong lakes."
@@ -74,6 +76,8 @@ def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) ->
     summary = json.loads((out / "summary.json").read_text())
     counts = summary["taxonomy"]["vanilla"]
     assert counts["n_incorrect"] == 3 and counts["pending"] == 1 and counts[UNCLASSIFIED] == 1
+    retried = next(e for e in entries if e["question_id"] == "peak")
+    assert retried["attempts"] == 2 and retried["first_reply"] == retried["reply"] == "I cannot tell."
 
     failing["on"] = False
     asked_before = len(judge.calls)
