@@ -38,7 +38,9 @@ class ExtensionLoadError(ValueError):
     """An installed package's extension module that fails to import."""
 
 
-_scanned: dict[tuple[str, ...], EntryPoints] = {}
+# every entry point by sys.path: `entry_points()` (a SelectableGroups on Python 3.11, EntryPoints
+# from 3.12; `select(group=…)` gives EntryPoints on both)
+_scanned: dict[tuple[str, ...], Any] = {}
 
 
 def declared_points(group: str, name: str | None = None) -> EntryPoints:
@@ -49,7 +51,7 @@ def declared_points(group: str, name: str | None = None) -> EntryPoints:
     if path not in _scanned:
         _scanned.clear()
         _scanned[path] = entry_points()
-    found = _scanned[path].select(group=group)
+    found: EntryPoints = _scanned[path].select(group=group)
     return found if name is None else found.select(name=name)
 
 
