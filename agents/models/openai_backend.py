@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
 from factprobe.agents.models.replies import InvalidReply, checked
@@ -31,11 +32,15 @@ def _token_logprobs(choice: Any) -> list[TokenLogprob] | None:
             for item in content]
 
 
-def http_transport() -> Any:
+def http_transport(base_url: str | None) -> Any:
     """The SDK's own aiohttp transport (`openai.DefaultAioHttpClient`, with the SDK's defaults and the
     environment's proxies): at 64 requests in flight it spends half the CPU per request of the
     default httpx pool, which scans every open connection on each request. None (the SDK's default
-    client) when aiohttp is missing; llama-index-core, a dependency, installs it."""
+    httpx client) for a base URL with credentials in it, which aiohttp refuses beside the key's
+    header, and when aiohttp is missing (llama-index-core, a dependency, installs it)."""
+    parts = urlsplit(base_url or "")
+    if parts.username or parts.password:
+        return None
     try:
         from openai import DefaultAioHttpClient
 
@@ -88,7 +93,7 @@ class OpenAIModel:
 
         # retries are ours (with_retries), so the SDK makes one attempt per call
         return AsyncOpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0,
-                           http_client=http_transport())
+                           http_client=http_transport(self.base_url))
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self.model, "messages": [openai_message(m) for m in messages],

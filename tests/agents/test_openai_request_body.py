@@ -74,3 +74,12 @@ def test_an_http_error_still_becomes_a_model_error_naming_the_status(no_key: Non
         with pytest.raises(ModelError, match="400"):
             asyncio.run(model.generate(TEXT, GenerationParams()))
     assert len(server.requests) == 1      # a 400 is not retried
+
+
+def test_a_base_url_with_credentials_keeps_the_default_client() -> None:
+    """aiohttp refuses credentials in the URL beside the key's header; httpx sends them."""
+    from factprobe.agents.models.openai_backend import http_transport
+
+    assert http_transport("http://gate:word@127.0.0.1:9/v1") is None
+    assert http_transport("http://127.0.0.1:9/v1?key=abc") is not None
+    assert http_transport(None) is not None
