@@ -36,6 +36,9 @@ class StrategySpec:
     selects: bool = False    # draws candidate answers and selects one (test-time-compute curves over N)
     refines: bool = False    # answers in rounds, each kept as a sample (test-time-compute curves over rounds)
     in_default_run: bool = True  # run when no strategy list is given (False: only when named)
+    # answers read from a file, not asked of a model: its costs are not measured (null in the
+    # summary, not zero), and no model is loaded when every strategy of a run is recorded
+    recorded: bool = False
 
     @property
     def origin(self) -> str:
@@ -74,7 +77,8 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
                       offers_refusal: bool = False, retrieves: bool = False,
                       reads: tuple[str, ...] | None = None, selects: bool = False,
                       refines: bool = False, order: int = DEFAULT_ORDER,
-                      in_default_run: bool = True) -> Callable[[GraphBuilder], GraphBuilder]:
+                      in_default_run: bool = True,
+                      recorded: bool = False) -> Callable[[GraphBuilder], GraphBuilder]:
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`;
     `order` places it in `factprobe strategies` and in a run given no strategy list (which leaves
     it out when `in_default_run` is off: a strategy for some kinds of question only).
@@ -84,7 +88,8 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
 
     def decorate(build: GraphBuilder) -> GraphBuilder:
         register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads,
-                              selects=selects, refines=refines, in_default_run=in_default_run), order=order)
+                              selects=selects, refines=refines, in_default_run=in_default_run,
+                              recorded=recorded), order=order)
         return build
 
     return decorate
@@ -101,7 +106,7 @@ def default_strategies() -> list[str]:
 
 
 def describes(name: str, flag: str) -> bool:
-    """A spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`) of strategy
+    """A spec flag (`samples`, `offers_refusal`, `retrieves`, `selects`, `refines`, `recorded`) of strategy
     `name`; False for a name not registered in this process (e.g. `factprobe report` on a run
     whose plugin is not loaded)."""
     try:
@@ -143,4 +148,4 @@ def rag_composition(base: Any) -> Any:
     reads = None if base.reads is None else (*base.reads, "retriever", "top_k", "entity_source")
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
-                        reads=reads, selects=base.selects, refines=base.refines)
+                        reads=reads, selects=base.selects, refines=base.refines, recorded=base.recorded)

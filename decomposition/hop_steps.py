@@ -130,8 +130,9 @@ def undecided_note(outcome: GradeOutcome) -> dict[str, Any]:
 
 @register_post_step("hop_probes", enabled=lambda config: config.hop_probes, order=40)
 async def hop_probes(data: PostStepInput) -> dict[str, Any]:
-    """`hop_probes` for multi-hop questions; also the row's `hops` when the strategy has none."""
-    if not is_multi_hop(data.question):
+    """`hop_probes` for multi-hop questions; also the row's `hops` when the strategy has none. A
+    recorded strategy's rows get none: its answers come from a file, not from the run's model."""
+    if not is_multi_hop(data.question) or describes(data.strategy, "recorded"):
         return {}
     probes = [await probe_hop(data, index) for index in range(len(data.question.hops))]
     out: dict[str, Any] = {"hop_probes": probes}

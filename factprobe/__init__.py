@@ -48,6 +48,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     # strategies, and what a strategy commonly builds on
     "strategy": (_STRATEGIES, "register_strategy"),
     "graph_strategy": ("factprobe.agents.graph_strategy", "graph_strategy"),
+    "GraphContext": ("factprobe.agents.graph_strategy", "GraphContext"),
     "StrategySpec": (_STRATEGIES, "StrategySpec"),
     "StrategyContext": ("factprobe.agents.context", "StrategyContext"),
     "QAState": ("factprobe.agents.state", "QAState"),

@@ -63,9 +63,12 @@ def test_result_and_summary_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     data = tmp_path / "q.jsonl"
     write_questions(data, QUESTIONS)
     out = tmp_path / "run"
-    names = default_strategies()
+    names = [*default_strategies(), "recorded"]
+    answers = tmp_path / "answers.jsonl"     # what the recorded strategy grades
+    answers.write_text("".join(json.dumps({"id": q.id, "answer": "Paris", "confidence": 50}) + "\n"
+                               for q in QUESTIONS), encoding="utf-8")
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", ",".join(names),
-                     "--out", str(out)]) == 0
+                     "--answers", str(answers), "--out", str(out)]) == 0
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert len(rows) == len(QUESTIONS) * len(names)
     for row in rows:

@@ -92,11 +92,15 @@ def test_every_works_row_names_a_command_and_the_others_say_why():
 
 def run_option_problems(argv: list[str], prompt_file: Path) -> list[str]:
     """What RunConfig refuses in a parsed `run` command, plus strategies and input settings that
-    name nothing (a prompt file given is replaced by a real one: its content is the user's)."""
+    name nothing (a prompt or answers file given is replaced by a real one: its content is the user's)."""
     args = build_parser().parse_args(argv)
     options = explicit_options(args)
     if "prompt_file" in options:
         options["prompt_file"] = prompt_file
+    if "answers" in options:
+        answers = prompt_file.with_name("answers.jsonl")
+        answers.write_text('{"id": "q1", "answer": "an answer"}\n', encoding="utf-8")
+        options["answers"] = answers
     problems = []
     try:
         checked_options(options)

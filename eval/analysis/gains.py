@@ -123,8 +123,12 @@ def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
         return {}
     grouped = data.by_strategy
     seed = int(data.manifest.get("config", {}).get("seed", 0))
-    return {name: compare(rows, grouped[name_of_baseline], seed) for name, rows in grouped.items()
-            if name != name_of_baseline}
+    out = {name: compare(rows, grouped[name_of_baseline], seed) for name, rows in grouped.items()
+           if name != name_of_baseline}
+    for name, entry in out.items():   # recorded answers have no measured costs to divide
+        if data.strategy_flag(name, "recorded") or data.strategy_flag(name_of_baseline, "recorded"):
+            entry.update(latency_ratio=None, tokens_ratio=None)
+    return out
 
 
 @summary_section("modality_gains", order=50)

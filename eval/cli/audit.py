@@ -14,12 +14,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
+from factprobe.eval.config.options import add_run_options, member_of
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
     GRADE_COLUMNS,
     AuditRow,
     CasesError,
+    LoadedCase,
     audit_summary,
     builtin_cases_path,
     grade_cases,
@@ -38,6 +40,7 @@ from factprobe.eval.grading.cascade import (
 from factprobe.eval.grading.judge import JudgeGrader
 from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
+from factprobe.eval.multiple_choice.audit import CHOICE_GRADERS, ChoiceAuditGrader
 from factprobe.eval.store.atomic import atomic_write_text
 
 BUILTIN = "builtin"
@@ -51,16 +54,19 @@ def add_audit_grader_command(sub: Any) -> None:
                        help=f"labelled cases (default: `{BUILTIN}`, the set shipped with factprobe)")
     audit.add_argument("--cases", dest="cases_option", metavar="CASES",
                        help=f"same as the positional CASES; `{BUILTIN}` for the shipped set")
-    audit.add_argument("--grader", choices=GRADER_CHOICES,
-                       help="rules | judge | cascade (default: judge with --judge, else rules)")
+    audit.add_argument("--grader", choices=[*GRADER_CHOICES, *CHOICE_GRADERS],
+                       help="rules | judge | cascade (default: judge with --judge, else rules); for cases "
+                            "with `options`: choice-judge (the judge's True/False verdict, --choice-grading "
+                            "judge) | choice-letter (the answer mapped to a letter, --choice-grading letter)")
     audit.add_argument("--judge", help="judge model, as for `factprobe run --judge`")
-    audit.add_argument("--hedging", type=HedgingPolicy, choices=[policy.value for policy in HedgingPolicy],
+    audit.add_argument("--hedging", type=member_of(HedgingPolicy), metavar="{accept | penalize}",
                        default=HedgingPolicy.ACCEPT,
                        help="hedged answers containing the gold: accept (default) | penalize")
     audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),
                        default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
     audit.add_argument("--judge-prompt-file", dest="judge_prompt_file", type=Path, metavar="FILE",
                        help="the judge's prompt from a template with {question}, {gold} and {answer}")
+    add_run_options(audit, ["judge_labels"])   # the run's own definition of --judge-labels
     audit.add_argument("--no-cache", dest="use_cache", action="store_false",
                        help="do not read or write the judge's response cache")
     audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
@@ -83,13 +89,37 @@ def cases_path(args: argparse.Namespace) -> Path:
     return path
 
 
-def make_audit_grader(args: argparse.Namespace) -> Grader:
+def choice_audit_grader(args: argparse.Namespace, cases: list[LoadedCase], path: Path | None) -> Grader:
+    """`--grader choice-judge|choice-letter`: every case needs `options`, and the free-text judge's
+    options do not apply."""
+    given = [flag for flag, value in (("--judge-prompt-file", args.judge_prompt_file),
+                                      ("--judge-labels", getattr(args, "judge_labels", None)),
+                                      ("--judge-prompt", args.judge_prompt != DEFAULT_JUDGE_PROMPT)) if value]
+    if given:
+        raise GraderConfigError(f"{given[0]} sets the free-text judge's prompt; --grader {args.grader} asks the "
+                                f"multiple-choice judge its own question (leave {given[0]} out)")
+    if args.grader == "choice-judge" and args.judge is None:
+        raise GraderConfigError("--grader choice-judge needs the judge model: add --judge MODEL")
+    bare = next((loaded for loaded in cases if loaded.case.options is None), None)
+    if bare is not None:
+        raise CasesError(f"{path}, line {bare.line}, field `options`: missing; "
+                         f"--grader {args.grader} audits multiple-choice cases, each with its `options` (the "
+                         f"option texts in the order shown) and `gold` (the gold option's text or letter)")
+    judge = load_judge(args.judge, use_cache=args.use_cache) if args.judge else None
+    return ChoiceAuditGrader(args.grader, judge)
+
+
+def make_audit_grader(args: argparse.Namespace, cases: list[LoadedCase] | None = None,
+                      path: Path | None = None) -> Grader:
     """The grader the options name; options are checked before any judge model is loaded, and a
     judge is reached before any case is graded (ModelSpecError, exit 2, when it cannot be)."""
+    if args.grader in CHOICE_GRADERS:
+        return choice_audit_grader(args, cases or [], path)
+    labels = getattr(args, "judge_labels", [])
     check_grader_options(args.grader, args.judge is not None, args.hedging, args.judge_prompt,
-                         args.judge_prompt_file)
+                         args.judge_prompt_file, labels)
     judge = load_judge(args.judge, use_cache=args.use_cache) if args.judge else None
-    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file)
+    return build_grader(args.grader, judge, args.hedging, args.judge_prompt, args.judge_prompt_file, labels)
 
 
 def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
@@ -97,11 +127,11 @@ def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
     try:
         path = cases_path(args)
         cases = load_cases(path)
-        grader = make_audit_grader(args)
+        grader = make_audit_grader(args, cases, path)
     except (CasesError, GraderConfigError) as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return 2
-    if isinstance(grader, (JudgeGrader, CascadeGrader)) and len(cases) >= PROGRESS_MIN_CASES:
+    if isinstance(grader, (JudgeGrader, CascadeGrader, ChoiceAuditGrader)) and len(cases) >= PROGRESS_MIN_CASES:
         # The bar goes to stderr so that `--json` output stays one clean object on stdout.
         columns = (TextColumn("[bold]grading"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
         with Progress(*columns, console=Console(stderr=True), transient=True) as progress:

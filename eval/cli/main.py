@@ -11,6 +11,7 @@ from rich.console import Console
 from factprobe.agents.models.base import ModelSpecError
 from factprobe.agents.plugins import PluginError, load_plugin
 from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
+from factprobe.agents.strategies.recorded import AnswersFileError
 from factprobe.eval.cli.audit import add_audit_grader_command
 from factprobe.eval.cli.compare import add_compare_command
 from factprobe.eval.cli.describe import add_describe_options, cmd_describe
@@ -23,6 +24,7 @@ from factprobe.eval.core.errors import DatasetError, StrategyOptionError
 from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
+from factprobe.eval.core.suggest import did_you_mean
 from factprobe.eval.datasets.registry import describe_loaders
 from factprobe.eval.grading.cascade import GraderConfigError
 from factprobe.eval.run.confidence import UnknownConfidenceError
@@ -35,7 +37,7 @@ from factprobe.eval.taxonomy.command import add_taxonomy_command
 USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
                UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
                DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
-               ExtensionLoadError)
+               ExtensionLoadError, AnswersFileError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
@@ -105,7 +107,7 @@ def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
 def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     from factprobe.eval.run.sweep import sweep
 
-    rows = sweep(args.grid, out=args.out, console=console)
+    rows = sweep(args.grid, out=args.out, console=console, verbose=getattr(args, "verbose", False))
     failed = sorted({row["cell"] for row in rows if row.get("exit_status")})
     if failed:
         print(f"factprobe: {len(failed)} sweep cell(s) finished with a non-zero status: "
@@ -145,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table")
     sweep.add_argument("grid", type=Path, help="TOML file with a [sweep] table of run options")
     sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
+    add_run_options(sweep, ["verbose"])
     sweep.set_defaults(handler=cmd_sweep)
     add_audit_grader_command(sub)
     add_taxonomy_command(sub)
@@ -158,8 +161,21 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
 
 
+def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> int:
+    """Exit status 2 for arguments the command does not take, with the closest flag it does take."""
+    commands = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    known = list(commands.choices[command]._option_string_actions)
+    hints = [did_you_mean(token.split("=")[0], known) for token in unknown if token.startswith("--")]
+    print(f"factprobe {command}: unrecognized arguments: {' '.join(unknown)}{''.join(hints)} "
+          f"(see `factprobe {command} --help`)", file=sys.stderr)
+    return 2
+
+
 def _main(argv: list[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        return unknown_arguments(parser, args.command, unknown)
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
     console = output_console()
     try:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any
+
+from factprobe.eval.core.format import stdout_gone
 
 
 def print_json(value: Any) -> None:
@@ -16,11 +17,3 @@ def print_json(value: Any) -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         stdout_gone()
-
-
-def stdout_gone() -> None:
-    """Point stdout at /dev/null after its reader closed the pipe, so no later write or the
-    interpreter's final flush raises BrokenPipeError."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)

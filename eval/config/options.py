@@ -7,6 +7,7 @@ shows each option's default, taken from the field.
 from __future__ import annotations
 
 import argparse
+import math
 import typing
 from enum import Enum
 from pathlib import Path
@@ -15,6 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.errors import plain_words
+from factprobe.eval.core.suggest import did_you_mean
 
 
 def comma_list(text: str) -> list[str]:
@@ -50,12 +53,12 @@ def _default_text(name: str) -> str:
     return "unset" if default is None else str(default)
 
 
-def _member_of(kind: type[Enum]) -> Any:
+def member_of(kind: type[Enum]) -> Any:
     """The flag's parser: a value names its member; another is refused naming the values (not the class)."""
     def parse(text: str) -> Any:
         values = [str(member.value) for member in kind]
         if text not in values:
-            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}")
+            raise argparse.ArgumentTypeError(f"{text!r} is not one of {', '.join(values)}{did_you_mean(text, values)}")
         return kind(text)
 
     return parse
@@ -68,7 +71,10 @@ def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = N
             continue
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
-        if kind is bool:
+        if kind is bool and field.default is False:
+            parser.add_argument(flag, dest=name, action="store_true", default=argparse.SUPPRESS,
+                                help=field.description)
+        elif kind is bool:
             # a default-true switch is turned off by its --no-… flag: its help says what it turns off
             parser.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
                                 help=f"turn off what is on by default: {field.description}")
@@ -80,7 +86,7 @@ def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = N
             parser.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
                                 help=help_text)
         elif isinstance(kind, type) and issubclass(kind, Enum):
-            parser.add_argument(flag, dest=name, type=_member_of(kind), default=argparse.SUPPRESS,
+            parser.add_argument(flag, dest=name, type=member_of(kind), default=argparse.SUPPRESS,
                                 metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
@@ -113,16 +119,34 @@ def validation_message(exc: ValidationError, source: str = "") -> str:
     """One line per problem, naming the flag (or the key in `source`) and the value."""
     parts = []
     for problem in exc.errors():
-        name = str(problem["loc"][0]) if problem["loc"] else "?"
+        if not problem["loc"]:         # a check of several options: its message names them
+            parts.append(plain_words(problem["msg"]))
+            continue
+        name = str(problem["loc"][0])
+        if problem["type"] == "extra_forbidden":
+            where = f"{source}: key " if source else ""
+            parts.append(f"{where}{name!r} is not a run option{did_you_mean(name, RunConfig.model_fields)}")
+            continue
         where = f"{source} key {name!r}" if source else (flag_of(name) if name in RunConfig.model_fields else name)
         value = problem.get("input")
-        parts.append(f"{where} = {value!r}: {plain_words(problem['msg'])}")
+        value = str(value) if isinstance(value, Path) else value
+        parts.append(f"{where} = {value!r}: {problem_words(name, problem, value)}")
     return "; ".join(parts)
 
 
-def plain_words(message: str) -> str:
-    """A validation message in the words of a command line rather than of the pydantic library."""
-    message = message.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-    message = message.replace("Input should be", "must be").replace("a valid", "a")
-    return message.replace(", unable to parse string as an integer", "").replace(
-        ", unable to parse string as a number", "")
+def _choices(name: str) -> list[str]:
+    """The values a Literal option (or a list of them) may take; [] for any other option."""
+    kind: Any = _base_type(RunConfig.model_fields[name].annotation) if name in RunConfig.model_fields else None
+    if typing.get_origin(kind) is list:
+        kind = typing.get_args(kind)[0]
+    return [str(choice) for choice in typing.get_args(kind)] if typing.get_origin(kind) is typing.Literal else []
+
+
+def problem_words(name: str, problem: Any, value: Any) -> str:
+    """What is wrong with one value, in plain words, with the closest allowed value when one is close."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "must be a finite number"
+    words = plain_words(problem["msg"])
+    if problem["type"] == "literal_error" and isinstance(value, str):
+        words += did_you_mean(value, _choices(name))
+    return words

@@ -9,15 +9,20 @@ format). What each preset sets, from the five papers' protocols and their releas
   the judge shown the frames (with --judge; `--judge-media frames`, as its released grader);
   equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer tokens.
 - worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
-  WorldVQA judge prompt (with --judge); hedged answers penalised; up to 512 answer tokens.
+  WorldVQA judge prompt (with --judge); hedged answers judged by what they commit to (the paper's
+  judge credits a hedged answer whose guess is a finer kind of the gold, and marks a hedged guess
+  wrong because the guess is wrong: a hedge neither rescues nor sinks an answer, which is
+  `--hedging accept`); up to 512 answer tokens.
 - mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
   refused questions re-asked without it); 5 repeats, each with all five options shuffled, the
   refusal option among them (`--option-order shuffle-all`).
-- mmworld: the letter-only prompt; 10 frames (the paper's setting for API models); the options in
+- mmworld: the letter-only prompt; 10 scene-change keyframes (the paper's API models saw 10
+  keyframes, chosen by Katna; `--frame-sampling keyframes` is our own selection); the options in
   their released order (`--option-order released`); with --judge, the judge's True/False on the
   free answer (`--choice-grading judge`, MMWorld's released evaluation).
-- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude); the
-  options in their released order.
+- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude) at
+  VLMEvalKit's positions (`--frame-sampling vlmevalkit`, the evaluation code it used); the options in
+  their released order.
 """
 
 from __future__ import annotations
@@ -30,10 +35,10 @@ from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, che
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
     "videosimpleqa": {"judge_prompt": "videosimpleqa", "judge_media": "frames", "hedging": "penalize", "frames": 32,
                       "max_tokens": 1024},
-    "worldvqa": {"judge_prompt": "worldvqa", "hedging": "penalize", "max_tokens": 512},
+    "worldvqa": {"judge_prompt": "worldvqa", "hedging": "accept", "max_tokens": 512},
     "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5, "option_order": "shuffle-all"},
-    "mmworld": {"frames": 10, "option_order": "released", "choice_grading": "judge"},
-    "worldsense": {"frames": 16, "option_order": "released"},
+    "mmworld": {"frames": 10, "frame_sampling": "keyframes", "option_order": "released", "choice_grading": "judge"},
+    "worldsense": {"frames": 16, "frame_sampling": "vlmevalkit", "option_order": "released"},
 }
 
 

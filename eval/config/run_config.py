@@ -18,6 +18,7 @@ from pydantic.json_schema import JsonDict
 from factprobe.agents.choices import OptionOrder
 from factprobe.eval.config.presets import answer_prompt, read_prompt_file, with_preset
 from factprobe.eval.grading.base import HedgingPolicy
+from factprobe.eval.grading.judge_labels import parse_label_mapping
 
 
 def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
@@ -66,8 +67,12 @@ class RunConfig(BaseModel):
         "frames, as Video SimpleQA's released grader shows its judge)")
     judge_prompt_file: Path | None = option(None, "the judge's prompt from a template file with the placeholders "
                                             "{question}, {gold} and {answer} (its sha256 goes to the manifest)")
+    judge_labels: list[str] = option(list, "WORD=GRADE,…: the words a --judge-prompt-file template's judge "
+                                     "answers with, when they are not CORRECT/INCORRECT/NOT_ATTEMPTED, "
+                                     "UNATTEMPTED or letters the template assigns (e.g. A=CORRECT,B=INCORRECT,"
+                                     "C=NOT_ATTEMPTED); unset: those")
     hedging: HedgingPolicy = option(HedgingPolicy.ACCEPT, "hedged answers containing the gold: accept "
-                                    "(SimpleQA) or penalize (Video SimpleQA, WorldVQA)")
+                                    "(SimpleQA, WorldVQA) or penalize (Video SimpleQA)")
     baseline: str | None = option(None, "the strategy gains are measured against; unset: vanilla when "
                                   "it runs, else the first strategy given (fixed in the manifest)")
     limit: int | None = option(None, "a stratified subset of N questions (0 = all; unset: 12 on "
@@ -91,6 +96,9 @@ class RunConfig(BaseModel):
     entity_source: Literal["question", "media"] = option(
         "question", "rag: where search terms may come from: question (only its own words are kept) or media "
         "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
+    answers: Path | None = option(None, "recorded: grade these answers instead of a model's, from a JSONL or "
+                                  "TSV/CSV file of id, answer, optional confidence (0-100) and repeat; "
+                                  "without --strategies, the recorded strategy runs alone", strategy_option=True)
     decomposer: Literal["model", "gold"] = option("model", "decompose: who splits the question",
                                                   strategy_option=True)
     confidence: list[str] = option(lambda: ["verbal"], "confidence methods, comma-separated "
@@ -102,15 +110,22 @@ class RunConfig(BaseModel):
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
                                 "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
                                 "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
-    frames: int = option(8, "frames sampled uniformly from each video", ge=1, le=64)
+    frames: int = option(8, "frames sampled from each video (by --frame-sampling)", ge=1, le=64)
+    frame_sampling: Literal["uniform", "vlmevalkit", "keyframes"] = option(
+        "uniform", "which frames of a video: uniform (the centre of each of --frames equal segments), "
+        "vlmevalkit (frames i*n/(N+1), i=1..N: VLMEvalKit's positions, WorldSense's evaluation) or "
+        "keyframes (scene-change keyframes: one from each shot cut at the largest colour changes; "
+        "decodes every frame)")
     frame_size: int = option(512, "long side in pixels of every attached image (never enlarged)",
                              ge=32, le=4096)
     shard: str | None = option(None, "I/N: answer only shard I of N (the questions whose id hashes to "
                                "it), for batch schedulers; `factprobe merge` joins the shards into one run")
-    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles"]] = option(
+    modality: list[Literal["text", "frames", "caption", "audio", "frames+audio", "frames+subtitles",
+                           "audio+caption"]] = option(
         list, "input settings, each run as strategy variants NAME@SETTING (text: question only; frames: "
         "with the media; caption: with the dataset's caption; audio: the sound track; frames+audio; "
-        "frames+subtitles: frames and the .srt text); empty: media when there are any")
+        "frames+subtitles: frames and the .srt text; audio+caption: the sound track and the caption); "
+        "empty: media when there are any")
     audio_seconds: float = option(300.0, "audio settings: seconds of sound track sent (from the start)",
                                   gt=0.0, le=3600.0)
     # a benchmark's settings and the answer prompt (factprobe.eval.config.presets)
@@ -152,6 +167,8 @@ class RunConfig(BaseModel):
                                                changes_results=False)
     ray_address: str | None = option(None, "the Ray cluster of --executor ray (unset: start a local one)",
                                      changes_results=False)
+    verbose: bool = option(False, "print every table and plot path after the run (and every sweep cell's "
+                           "report); without it, the main table and where the files are", changes_results=False)
     use_cache: bool = option(True, "read and write the response cache", flag="--no-cache",
                              changes_results=False)
     request_timeout: float = option(120.0, "seconds a remote model may take for one whole response "
@@ -172,12 +189,50 @@ class RunConfig(BaseModel):
     def _preset(cls, data: Any) -> Any:
         return with_preset(data)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _answers_alone(cls, data: Any) -> Any:
+        """`--answers FILE` without a strategy list runs the recorded strategy alone."""
+        if isinstance(data, dict) and data.get("answers") and not data.get("strategies"):
+            return {**data, "strategies": ["recorded"]}
+        return data
+
+    @field_validator("answers")
+    @classmethod
+    def _answers_file(cls, value: Path | None) -> Path | None:
+        """Read and checked now, so a bad line stops the run before any question; kept by its
+        absolute path, so `--resume` finds it from any directory."""
+        if value is None:
+            return None
+        from factprobe.agents.strategies.recorded import read_answers
+
+        read_answers(value)
+        return value.resolve()
+
+    @model_validator(mode="after")
+    def _answers_graded_by_recorded(self) -> RunConfig:
+        recorded = [name for name in self.strategies if name.split("@")[0].removesuffix("+rag") == "recorded"]
+        if recorded and self.answers is None:
+            raise ValueError("the recorded strategy grades answers from a file: give --answers FILE")
+        if self.answers is not None and self.strategies and not recorded:
+            raise ValueError("--answers FILE is graded by the recorded strategy: add it to --strategies "
+                             "(e.g. vanilla,recorded)")
+        return self
+
     @field_validator("prompt_file")
     @classmethod
     def _prompt_file(cls, value: Path | None) -> Path | None:
         if value is not None:
             read_prompt_file(value)
         return value
+
+    @field_validator("judge_labels")
+    @classmethod
+    def _judge_labels(cls, values: list[str], info: ValidationInfo) -> list[str]:
+        if values and info.data.get("judge_prompt_file") is None:
+            raise ValueError("maps the labels of a template of your own; give --judge-prompt-file FILE")
+        parse_label_mapping(values)
+        return values
 
     @field_validator("choice_grading")
     @classmethod

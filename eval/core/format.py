@@ -25,10 +25,25 @@ def ratio_x(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}×"
 
 
+def stdout_gone() -> None:
+    """Point stdout at /dev/null after its reader closed the pipe (`factprobe … | head`), so no
+    later write or the interpreter's final flush raises BrokenPipeError."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def output_console(quiet: bool = False) -> Console:
     """The console tables print to: the terminal's width on a terminal, else WIDE columns (unless
-    COLUMNS says otherwise), so a table is not squeezed to 80 columns and cut to `44…`."""
+    COLUMNS says otherwise), so a table is not squeezed to 80 columns and cut to `44…`. When the
+    reader of stdout goes away (`factprobe run | head`), it falls silent and the work goes on: the
+    run still writes its report and exits with its own status (rich would exit with status 1)."""
     from rich.console import Console
 
+    class PipeSafeConsole(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            stdout_gone()
+
     wide = sys.stdout.isatty() or "COLUMNS" in os.environ
-    return Console(quiet=quiet, width=None if wide else WIDE)
+    return PipeSafeConsole(quiet=quiet, width=None if wide else WIDE)

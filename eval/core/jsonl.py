@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.errors import DatasetError, plain_words
 from factprobe.eval.core.text_files import parse_json, read_utf8
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -32,7 +32,7 @@ def validation_message(exc: ValidationError) -> str:
     """The first validation problem as 'field `a.b`: message'."""
     first = exc.errors()[0]
     field = ".".join(str(part) for part in first["loc"]) or "(record)"
-    return f"field `{field}`: {first['msg']}"
+    return f"field `{field}`: {plain_words(first['msg'])}"
 
 
 def read_jsonl_models(path: Path, model: type[ModelT]) -> list[ModelT]:

@@ -8,7 +8,8 @@ same strategy, only the input differs.
 - caption: the question with the dataset's text caption of the media instead of them;
 - audio: the question with the video's sound track only (WorldSense's and MMWorld's audio setting);
 - frames+audio: the frames and the sound track together;
-- frames+subtitles: the frames with the video's subtitles as text.
+- frames+subtitles: the frames with the video's subtitles as text;
+- audio+caption: the sound track with the dataset's caption as text (WorldSense's "+ caption").
 A name without `@` is the run's natural setting: frames when the question has media, else text.
 """
 
@@ -18,9 +19,10 @@ from collections.abc import Sequence
 
 TEXT, FRAMES, CAPTION = "text", "frames", "caption"
 AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES = "audio", "frames+audio", "frames+subtitles"
-SETTINGS = (TEXT, FRAMES, CAPTION, AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES)
+AUDIO_CAPTION = "audio+caption"
+SETTINGS = (TEXT, FRAMES, CAPTION, AUDIO, FRAMES_AUDIO, FRAMES_SUBTITLES, AUDIO_CAPTION)
 WITH_FRAMES = (FRAMES, FRAMES_AUDIO, FRAMES_SUBTITLES)
-WITH_AUDIO = (AUDIO, FRAMES_AUDIO)
+WITH_AUDIO = (AUDIO, FRAMES_AUDIO, AUDIO_CAPTION)
 SEPARATOR = "@"
 
 

@@ -2,7 +2,9 @@
 
 A cases file is JSONL, one object a line: `question`, `gold` (a string, a list of accepted
 answers, or null for an unanswerable question), `answer`, `label` (CORRECT, INCORRECT or
-NOT_ATTEMPTED) and an optional `case_type`. Other keys are ignored.
+NOT_ATTEMPTED) and an optional `case_type`. Other keys are ignored. A multiple-choice case also
+has `options` (the option texts in the order shown, lettered A, B, …); its `gold` is the gold
+option's text or letter (`factprobe audit-grader --grader choice-judge`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.service import GradingService
@@ -42,9 +45,12 @@ class GradingCase(BaseModel):
     label: Literal["CORRECT", "INCORRECT", "NOT_ATTEMPTED"]
     case_type: str = UNTYPED
     form: str | None = None
+    options: list[str] | None = None
 
     def to_question(self, case_id: str) -> Question:
         """The case as a question the graders accept; a null gold makes it unanswerable."""
+        if self.options is not None:
+            return self.choice_question(case_id)
         golds = [self.gold] if isinstance(self.gold, str) else list(self.gold or [])
         golds = [gold for gold in golds if gold.strip()]
         if self.gold is not None and not golds:
@@ -52,6 +58,20 @@ class GradingCase(BaseModel):
                              "(null marks an unanswerable question)")
         return Question(id=case_id, question=self.question, answer=golds[0] if golds else None,
                         aliases=golds[1:], answerable=bool(golds))
+
+    def choice_question(self, case_id: str) -> Question:
+        """A multiple-choice case as a question with choices; its gold is an option's text or letter."""
+        options = [option.strip() for option in self.options or []]
+        if len(options) < 2 or not all(options) or len(set(options)) < len(options):
+            raise ValueError("options must be two or more different, non-empty option texts")
+        gold = self.gold.strip() if isinstance(self.gold, str) else None
+        letters = [chr(ord("A") + index) for index in range(len(options))]
+        if gold is not None and gold not in options and gold.upper() in letters:
+            gold = options[letters.index(gold.upper())]
+        if gold not in options:
+            raise ValueError(f"gold must be one of the options, by its text or its letter ({', '.join(letters)}), "
+                             f"not {self.gold!r}")
+        return Question(id=case_id, question=self.question, answer=gold, choices=options)
 
 
 @dataclass(frozen=True)
@@ -98,10 +118,11 @@ def load_cases(path: Path) -> list[LoadedCase]:
             first = exc.errors()[0]
             field = str(first["loc"][0]) if first["loc"] else "(whole line)"
             problem = (f"must be a string, a list of strings or null, not {data.get('gold')!r}"
-                       if field == "gold" else first["msg"])
+                       if field == "gold" else plain_words(first["msg"]))
             raise _case_error(path, number, field, problem) from exc
         except ValueError as exc:
-            raise _case_error(path, number, "gold", str(exc)) from exc
+            field = "options" if str(exc).startswith("options") else "gold"
+            raise _case_error(path, number, field, str(exc)) from exc
         cases.append(LoadedCase(case, question, number, data))
     if not cases:
         raise CasesError(f"{path} holds no grading cases: give one JSON object {CASE_SCHEMA} per line.")

@@ -6,6 +6,7 @@ The cascade grades with the rule grader and asks the judge only where the rules 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -71,7 +72,8 @@ def resolve_grader_choice(choice: str | None, has_judge: bool) -> str:
 
 
 def check_grader_options(choice: str | None, has_judge: bool, hedging: HedgingPolicy,
-                         judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> str:
+                         judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None,
+                         judge_labels: Sequence[str] = ()) -> str:
     """Validate the grading options before any model is loaded; returns the effective choice."""
     resolved = resolve_grader_choice(choice, has_judge)
     if resolved == "rules" and prompt_file is not None:
@@ -81,7 +83,7 @@ def check_grader_options(choice: str | None, has_judge: bool, hedging: HedgingPo
         raise GraderConfigError(f"--judge-prompt {judge_prompt} applies to a judge, but the rule grader "
                                 f"grades this run; add --judge MODEL (and --grader judge or cascade)")
     try:
-        judge_policy(judge_prompt, hedging, prompt_file)
+        judge_policy(judge_prompt, hedging, prompt_file, judge_labels)
     except JudgePolicyError as exc:
         raise GraderConfigError(str(exc)) from exc
     return resolved
@@ -89,16 +91,18 @@ def check_grader_options(choice: str | None, has_judge: bool, hedging: HedgingPo
 
 def build_grader(choice: str | None, judge_model: ChatModel | None,
                  hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> Grader:
-    """The grader `--grader`, `--judge`, `--hedging`, `--judge-prompt` and `--judge-prompt-file` describe.
+                 judge_prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None,
+                 judge_labels: Sequence[str] = ()) -> Grader:
+    """The grader `--grader`, `--judge`, `--hedging`, `--judge-prompt`, `--judge-prompt-file` and
+    `--judge-labels` describe.
 
     The rules follow the judge's policy on candidates: under `simpleqa-verified` several uncommitted
     candidates are NOT_ATTEMPTED.
     """
-    resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file)
+    resolved = check_grader_options(choice, judge_model is not None, hedging, judge_prompt, prompt_file, judge_labels)
     candidates = Grade.NOT_ATTEMPTED if judge_prompt in UNCOMMITTED_CANDIDATES_NOT_ATTEMPTED else Grade.INCORRECT
     rules = RuleGrader(hedging, candidates)
     if resolved == "rules" or judge_model is None:
         return rules
-    judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt, prompt_file=prompt_file)
+    judge = JudgeGrader(judge_model, hedging, prompt=judge_prompt, prompt_file=prompt_file, labels=judge_labels)
     return judge if resolved == "judge" else CascadeGrader(rules, judge)

@@ -1,18 +1,21 @@
 """The LLM judge: question, gold answer and model answer in; a justification and one label out.
 
-The reply must hold exactly one anchored label line, `Grade: CORRECT`, `Grade: INCORRECT` or
-`Grade: NOT_ATTEMPTED`, on its own line (markdown emphasis and a trailing full stop are tolerated).
-Anything else is UNGRADED with the reason, never a guess:
-- no `Grade:` line, or one whose label is not one of the three;
+The reply must hold exactly one anchored verdict line in the words its prompt asks for
+(factprobe.eval.grading.judge_labels): for the built-in prompts `Grade: CORRECT`, `Grade: INCORRECT`
+or `Grade: NOT_ATTEMPTED` on its own line (markdown emphasis and a trailing full stop are
+tolerated); for a template of your own also `Label: …`, a line holding only a label, the letters
+the template assigns, or your `--judge-labels` words. Anything else is UNGRADED with the reason,
+never a guess:
+- no verdict line, or one whose label is not one of the scheme's;
 - the label alone on the line after `Grade:`;
-- two or more `Grade:` lines, even identical ones: a judge that writes its verdict twice is
+- two or more verdict lines, even identical ones: a judge that writes its verdict twice is
   deliberating or repeating instructions, and reading either copy would be a guess;
 - a reply that repeats a fixed line of the prompt (an echo).
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,10 +23,8 @@ from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
 from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
+from factprobe.eval.grading.judge_labels import GRADE_LINE, LabelScheme
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
-
-_GRADE_LINE = re.compile(r"^\W*grade\W*[:：](.*)$", re.IGNORECASE)
-_LABEL = re.compile(r"^\W*(CORRECT|INCORRECT|NOT[ _]ATTEMPTED)\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -34,38 +35,45 @@ class JudgeReading:
     reason: str | None = None
 
 
-def _label(text: str) -> Grade | None:
-    match = _LABEL.match(text)
-    return Grade(match.group(1).upper().replace(" ", "_")) if match else None
+def _unread(reason: str, scheme: LabelScheme) -> JudgeReading:
+    return JudgeReading(Grade.UNGRADED, f"unparseable judge reply: {reason} (expected {scheme.expected()})")
 
 
-def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset()) -> JudgeReading:
-    """The grade of a reply with exactly one anchored label line; UNGRADED with the reason otherwise.
-
-    `prompt_lines` are the prompt's fixed lines: a reply that repeats one echoes the prompt.
+def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset(),
+                     scheme: LabelScheme = GRADE_LINE) -> JudgeReading:
+    """The grade of a reply with exactly one verdict line in `scheme`'s words; UNGRADED with the
+    reason otherwise. `prompt_lines` are the prompt's fixed lines: a reply that repeats one echoes it.
     """
     lines = [line.strip() for line in text.splitlines()]
     echoed = [line for line in lines if line in prompt_lines]
     if echoed:
         return JudgeReading(Grade.UNGRADED,
                             f"unparseable judge reply: it echoes the prompt ({echoed[0][:60]!r})")
-    grade_lines = [(index, match.group(1).strip()) for index, line in enumerate(lines)
-                   if (match := _GRADE_LINE.match(line))]
-    if len(grade_lines) > 1:
-        return JudgeReading(Grade.UNGRADED, f"unparseable judge reply: {len(grade_lines)} `Grade:` lines, "
-                                            f"exactly one is required")
-    if not grade_lines:
-        return JudgeReading(Grade.UNGRADED, "unparseable judge reply: no `Grade: LABEL` line")
-    index, value = grade_lines[0]
-    grade = _label(value)
-    if grade is not None:
+    keyed = [(index, match.group(1).capitalize(), match.group(2).strip()) for index, line in enumerate(lines)
+             if (match := scheme.key_line.match(line))]
+    lone = [(index, grade) for index, line in enumerate(lines)
+            if scheme.lone and line and (grade := scheme.label(line)) is not None]
+    if len(keyed) > 1:
+        names = "/".join(sorted({f"`{key}:`" for _, key, _ in keyed}))
+        return _unread(f"{len(keyed)} {names} lines, exactly one is required", scheme)
+    if keyed:
+        index, key, value = keyed[0]
+        following = next((line for line in lines[index + 1:] if line), "")
+        if not value.strip("*_` ") and scheme.label(following) is not None:
+            return _unread(f"the label is on the line after `{key}:`, not on the same line", scheme)
+        grade = scheme.label(value)
+        if grade is None:
+            return _unread(f"`{key}:` line with no valid label ({value[:40]!r})", scheme)
+        if any(other != index for other, _ in lone):
+            return _unread(f"a `{key}:` line and a line holding only a label; exactly one verdict is required",
+                           scheme)
         return JudgeReading(grade)
-    following = next((line for line in lines[index + 1:] if line), "")
-    if not value.strip("*_` ") and _label(following) is not None:
-        return JudgeReading(Grade.UNGRADED, "unparseable judge reply: the label is on the line after "
-                                            "`Grade:`, not on the same line")
-    return JudgeReading(Grade.UNGRADED, f"unparseable judge reply: `Grade:` line with no valid label "
-                                        f"({value[:40]!r})")
+    if len(lone) > 1:
+        return _unread(f"{len(lone)} lines each holding only a label, exactly one is required", scheme)
+    if lone:
+        return JudgeReading(lone[0][1])
+    what = "no `Grade: LABEL` line" if not scheme.lone else "no verdict line"
+    return _unread(what, scheme)
 
 
 def parse_judge_reply(text: str) -> Grade | None:
@@ -80,11 +88,12 @@ class JudgeGrader:
     (factprobe.eval.media.attach.FramesForJudge), so the grading layer stays text-only."""
 
     def __init__(self, model: ChatModel, hedging: HedgingPolicy = HedgingPolicy.ACCEPT,
-                 max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None) -> None:
+                 max_tokens: int = 256, prompt: str = DEFAULT_JUDGE_PROMPT, prompt_file: Path | None = None,
+                 labels: Sequence[str] = ()) -> None:
         self.model = model
         self.hedging = hedging
         self.max_tokens = max_tokens
-        self.policy: JudgePolicy = judge_policy(prompt, hedging, prompt_file)
+        self.policy: JudgePolicy = judge_policy(prompt, hedging, prompt_file, labels)
         self.name = f"judge:{model.name}"
         self.calls = 0
 
@@ -104,7 +113,7 @@ class JudgeGrader:
             completion = await self.model.generate(messages, GenerationParams(max_tokens=self.max_tokens))
         except ModelError as exc:
             return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {redact(str(exc))}")
-        reading = read_judge_reply(completion.text, self.policy.fixed_lines())
+        reading = read_judge_reply(completion.text, self.policy.fixed_lines(), self.policy.labels)
         unread = reading.grade is Grade.UNGRADED
         note = f"{reading.reason}: {completion.text[:200]!r}" if unread else completion.text.strip()[:500]
         return GradeOutcome(reading.grade, self.name, note, judge_prompt_tokens=completion.prompt_tokens,
@@ -116,4 +125,5 @@ class JudgeGrader:
                      "prompt_version": self.policy.version, "model": self.model.describe()}
         if self.policy.sha256 is not None:
             described["prompt_sha256"] = self.policy.sha256
+            described["reply_labels"] = self.policy.labels.describe()
         return described

@@ -10,19 +10,29 @@
   an acceptable range, and several candidates the answer does not commit to are NOT_ATTEMPTED.
 - a file (`--judge-prompt-file FILE`): a user's own template with the named placeholders
   {question}, {gold} and {answer} (a paper's judge prompt as published); recorded by its sha256.
+  Its replies are read in the labels it asks for (factprobe.eval.grading.judge_labels), or in the
+  words `--judge-labels` maps.
 
-Every prompt ends by asking for exactly one `Grade: LABEL` line, and none of them contains such a
-line itself, so a reply that echoes the prompt can never be read as a grade.
+Every built-in prompt ends by asking for exactly one `Grade: LABEL` line, and none of them contains
+such a line itself, so a reply that echoes the prompt can never be read as a grade.
 """
 
 from __future__ import annotations
 
 import hashlib
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from factprobe.eval.grading.base import HedgingPolicy
+from factprobe.eval.grading.judge_labels import (
+    GRADE_LINE,
+    JudgeLabelsError,
+    LabelScheme,
+    parse_label_mapping,
+    template_scheme,
+)
 
 
 class JudgePolicyError(ValueError):
@@ -138,6 +148,7 @@ class JudgePolicy:
     hedging: HedgingPolicy | None = None
     template: str | None = None   # a user's whole prompt (`--judge-prompt-file`), used as written
     sha256: str | None = None
+    labels: LabelScheme = GRADE_LINE   # how its replies are read
 
     def render(self, question: str, gold: str, answer: str, hedging: HedgingPolicy,
                unanswerable: bool) -> str:
@@ -167,9 +178,11 @@ PLACEHOLDERS = ("question", "gold", "answer")
 DEFAULT_JUDGE_PROMPT = "simpleqa"
 
 
-def policy_from_file(path: Path) -> JudgePolicy:
+def policy_from_file(path: Path, labels: Sequence[str] = ()) -> JudgePolicy:
     """A user's template (`--judge-prompt-file`): it must name {question}, {gold} and {answer} and no
-    other field (write `{{` and `}}` for literal braces); JudgePolicyError names the file otherwise."""
+    other field (write `{{` and `}}` for literal braces); JudgePolicyError names the file otherwise.
+    Its replies are read in `labels` (`--judge-labels` WORD=GRADE items) when given, else in the
+    labels the template asks for."""
     try:
         data = Path(path).read_bytes()
         text = data.decode("utf-8")
@@ -183,15 +196,24 @@ def policy_from_file(path: Path) -> JudgePolicy:
             f"--judge-prompt-file {path}: the template must use the placeholders {{question}}, {{gold}} and "
             f"{{answer}} and no others" + (f"; unknown: {', '.join(unknown)}" if unknown else "")
             + (f"; missing: {', '.join(missing)}" if missing else "") + " (write {{ and }} for literal braces)")
+    try:
+        scheme = template_scheme(text, path, parse_label_mapping(labels))
+    except JudgeLabelsError as exc:
+        raise JudgePolicyError(str(exc)) from exc
     digest = hashlib.sha256(data).hexdigest()
-    return JudgePolicy(f"file:{Path(path).name}", digest[:12], "", template=text, sha256=digest)
+    return JudgePolicy(f"file:{Path(path).name}", digest[:12], "", template=text, sha256=digest, labels=scheme)
 
 
-def judge_policy(name: str, hedging: HedgingPolicy, prompt_file: Path | None = None) -> JudgePolicy:
-    """The policy `--judge-prompt NAME` (or the template `--judge-prompt-file`); refuses a hedging
-    setting the policy contradicts."""
+def judge_policy(name: str, hedging: HedgingPolicy, prompt_file: Path | None = None,
+                 labels: Sequence[str] = ()) -> JudgePolicy:
+    """The policy `--judge-prompt NAME` (or the template `--judge-prompt-file`, read in `labels`);
+    refuses a hedging setting the policy contradicts, and `labels` without a template."""
     if prompt_file is not None:
-        return policy_from_file(prompt_file)
+        return policy_from_file(prompt_file, labels)
+    if labels:
+        raise JudgePolicyError("--judge-labels maps the labels of a template of your own (--judge-prompt-file "
+                               "FILE); the built-in judge prompts ask for a `Grade: LABEL` line, which is "
+                               "read without it")
     if name not in JUDGE_POLICIES:
         raise JudgePolicyError(f"unknown judge prompt {name!r}: choose one of {', '.join(JUDGE_POLICIES)}")
     policy = JUDGE_POLICIES[name]

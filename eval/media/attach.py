@@ -30,6 +30,7 @@ from factprobe.agents.models.base import (
 from factprobe.agents.models.wire import IMAGES_SENT, with_audio, with_images
 from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
 from factprobe.eval.core.modality import (
+    AUDIO_CAPTION,
     CAPTION,
     FRAMES,
     FRAMES_SUBTITLES,
@@ -40,7 +41,7 @@ from factprobe.eval.core.modality import (
 )
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SAMPLING
-from factprobe.eval.media.frames import VIDEO_SAMPLING
+from factprobe.eval.media.frames import FRAME_RULES
 from factprobe.eval.media.sources import MediaError, MediaSettings, TrackResolver
 
 
@@ -207,6 +208,9 @@ class RunMedia:
             return Attachment(FRAMES if images else TEXT, images, frames=images)
         if setting == CAPTION:
             return Attachment(CAPTION, caption=question.caption, explicit=True, frames=images)
+        if setting == AUDIO_CAPTION:
+            return Attachment(AUDIO_CAPTION, caption=question.caption, explicit=True, frames=images,
+                              audio=tuple(self.audio.get(question.id, ())))
         if setting == TEXT:
             return Attachment(TEXT, explicit=True, frames=images)
         return Attachment(setting, images if setting in WITH_FRAMES else (), explicit=True,
@@ -258,13 +262,14 @@ def require(questions: list[Question], setting: str, what: str, has: Callable[[Q
 
 def prepare_media(questions: list[Question], strategies: list[str], media_root: Path | None,
                   frames: int, frame_size: int, dataset_spec: str, audio_seconds: float = 300.0,
-                  judge_frames: bool = False) -> RunMedia:
+                  judge_frames: bool = False, frame_sampling: str = "uniform") -> RunMedia:
     """Every question's media sampled, encoded and stored before any timed call; MediaError (a
     DatasetError) naming the questions when a setting lacks what it needs. `judge_frames`: the
-    judge is shown the frames, so they are sampled whatever the settings."""
+    judge is shown the frames, so they are sampled whatever the settings. `frame_sampling`: the
+    rule that picks a video's frames (factprobe.eval.media.frames.FRAME_RULES)."""
     settings = variant_settings(strategies)
-    if CAPTION in settings:
-        require(questions, CAPTION, "a `caption`", lambda q: bool(q.caption))
+    for setting in (name for name in (CAPTION, AUDIO_CAPTION) if name in settings):
+        require(questions, setting, "a `caption`", lambda q: bool(q.caption))
     wants_frames = bool(settings & {None, *WITH_FRAMES}) or judge_frames
     if not wants_frames and not settings & set(WITH_AUDIO):
         return RunMedia()
@@ -272,14 +277,15 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     for setting in sorted(s for s in settings if s in (*WITH_FRAMES, *WITH_AUDIO)):
         require(questions, setting, "media", lambda q: has_media(q, media_root), hint)
     resolver = TrackResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size,
-                                           audio_seconds))
+                                           audio_seconds, frame_sampling))
     refs = ({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)}
             if wants_frames else {})
     audio = {q.id: resolver.audio(q) for q in questions} if settings & set(WITH_AUDIO) else {}
     subtitles = {q.id: resolver.subtitles(q) for q in questions} if FRAMES_SUBTITLES in settings else {}
     sampling: dict[str, Any] = {
         "root": None if media_root is None else str(media_root), "frames": frames, "frame_size": frame_size,
-        "video_sampling": VIDEO_SAMPLING, "image_folders": "every image file, sorted by name",
+        "video_sampling": FRAME_RULES[frame_sampling], "frame_sampling": frame_sampling,
+        "image_folders": "every image file, sorted by name",
         "layouts": dict(resolver.layouts.most_common()), "questions_with_media": len(refs),
         "images": sum(len(r) for r in refs.values())}
     if audio:

@@ -14,7 +14,7 @@
   images, or a video; relative paths are read under `--media DIR`, else beside the dataset file.
 Every image is shrunk to `frame_size` on its long side and JPEG-encoded once
 (factprobe.eval.store.media_cache). The resolver counts which layout each source came from
-(`layouts`), for the manifest.
+(`layouts`), for the manifest. A video's frames are picked by the run's rule (`--frame-sampling`).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class MediaSettings:
     frames: int = 8
     frame_size: int = 512
     audio_seconds: float = 300.0
+    frame_sampling: str = "uniform"   # a rule of factprobe.eval.media.frames.FRAME_RULES
 
 
 def image_files(folder: Path) -> list[Path]:
@@ -209,10 +210,12 @@ class MediaResolver:
     def video(self, path: Path) -> list[str]:
         key = {"kind": "video", "content": file_sha256(path), "frames": self.settings.frames,
                "size": self.settings.frame_size}
+        if self.settings.frame_sampling != "uniform":     # uniform frames keep the keys they were stored under
+            key["sampling"] = self.settings.frame_sampling
         refs = self.store.lookup(key)
         if refs is None:
             try:
-                frames = sample_frames(path, self.settings.frames)
+                frames = sample_frames(path, self.settings.frames, self.settings.frame_sampling)
             except VideoError as exc:
                 raise MediaError(str(exc)) from None
             refs = [self.store.put(encode_jpeg(frame, self.settings.frame_size)) for frame in frames]
@@ -283,7 +286,7 @@ class TrackResolver(MediaResolver):
             self.layouts["subtitles"] += 1
             return subtitle_text(source)
         try:
-            times = frame_times(video, self.settings.frames)
+            times = frame_times(video, self.settings.frames, self.settings.frame_sampling)
         except VideoError as exc:
             raise MediaError(f"question {question.id}: {exc}") from None
         self.layouts["subtitles by frame"] += 1

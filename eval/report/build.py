@@ -29,20 +29,23 @@ TableFn = Callable[[dict[str, Any], Console], None]
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
 TABLES: Registry[TableFn] = Registry("report table", "factprobe.report")
+BRIEF: set[str] = set()   # origins of the tables a run prints without --verbose (the main table)
 # plots live in the same modules as tables, so the same group loads them
 PLOTS: Registry[PlotFn] = Registry("report plot", "factprobe.report")
 
 
 @overload
-def report_table(function: TableFn, *, order: int = ...) -> TableFn: ...
+def report_table(function: TableFn, *, order: int = ..., brief: bool = ...) -> TableFn: ...
 @overload
-def report_table(function: None = None, *, order: int = ...) -> Callable[[TableFn], TableFn]: ...
-def report_table(function: TableFn | None = None, *, order: int = DEFAULT_ORDER) -> Any:
-    """Decorator (`@factprobe.report_table`, or `(order=N)`): print this table after a run and in
-    `factprobe report`, by (order, origin)."""
+def report_table(function: None = None, *, order: int = ..., brief: bool = ...) -> Callable[[TableFn], TableFn]: ...
+def report_table(function: TableFn | None = None, *, order: int = DEFAULT_ORDER, brief: bool = False) -> Any:
+    """Decorator (`@factprobe.report_table`, or `(order=N)`): print this table in `factprobe report`
+    and after a run with `--verbose` (`brief=True`: after every run), by (order, origin)."""
 
     def decorate(table: TableFn) -> TableFn:
         TABLES.add(origin_of(table), table, origin_of(table), order)
+        if brief:
+            BRIEF.add(origin_of(table))
         return table
 
     return decorate if function is None else decorate(function)
@@ -99,32 +102,35 @@ def collector_skips_what_exists() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Recompute summary.json from results.jsonl, print every table, draw every plot; `config`
+def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | None = None,
+                 verbose: bool = True) -> dict[str, Any]:
+    """Recompute summary.json from results.jsonl, draw every plot and write report.html; print
+    every table and plot path (`verbose`), or the main table and where the files are; `config`
     replaces options of the manifest's config that change no result (`report --group-by`)."""
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
     with run_dir.report_lock():         # two reports of one directory at once take turns
-        return _read_and_write(run_dir, console, tables, plots, config)
+        return _read_and_write(run_dir, console, tables, plots, config, verbose)
 
 
 def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any,
-                    config: dict[str, Any] | None) -> dict[str, Any]:
+                    config: dict[str, Any] | None, verbose: bool) -> dict[str, Any]:
     rows: list[Any] = run_dir.latest_slim()
     with collector_skips_what_exists():
         # grouped by strategy once, for the sections and the plots alike
-        return _write_report(run_dir, console, latest_rows(rows), tables, plots, config or {})
+        return _write_report(run_dir, console, latest_rows(rows), tables, plots, config or {}, verbose)
 
 
 def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: list[TableFn],
-                  plots: list[PlotFn], config: dict[str, Any]) -> dict[str, Any]:
+                  plots: list[PlotFn], config: dict[str, Any], verbose: bool) -> dict[str, Any]:
     manifest = run_dir.read_manifest()
     manifest["config"] = {**(manifest.get("config") or {}), **config}
     summary = build_summary(rows, manifest, run_dir.path)
     run_dir.write_summary(summary)
     for table in tables:
-        table(summary, console)
+        if verbose or origin_of(table) in BRIEF:
+            table(summary, console)
     written: list[Path] = []
     for plot in plots:
         out = plot(summary, rows, run_dir.path)
@@ -132,7 +138,13 @@ def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: li
             written.append(out)
         elif out:
             written.extend(out)
-    for path in written:
-        console.print(f"plot: {path}")
+    if verbose:
+        for path in written:
+            console.print(f"plot: {path}")
+    elif written:
+        console.print(f"plots: {len(written)} PNG files in {run_dir.path}")
     console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}")
+    if not verbose:
+        console.print(f"summary: {run_dir.summary_path}; every table: --verbose, or "
+                      f"`factprobe report {run_dir.path}`")
     return summary

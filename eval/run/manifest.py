@@ -39,7 +39,7 @@ def dataset_fingerprint(dataset: Dataset) -> str:
     return digest.hexdigest()
 
 
-STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves", "selects", "refines")
+STRATEGY_FLAGS = ("samples", "offers_refusal", "retrieves", "selects", "refines", "recorded")
 
 
 def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:

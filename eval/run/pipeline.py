@@ -17,7 +17,7 @@ from factprobe.agents.models.base import ChatModel, warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
 from factprobe.agents.plugins import load_plugin
 from factprobe.agents.prompts import answer_messages
-from factprobe.agents.registry import default_strategies, get_strategy
+from factprobe.agents.registry import default_strategies, describes, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
@@ -143,11 +143,12 @@ def make_grader(config: RunConfig, judge: ChatModel | None = None) -> Grader:
     """The grader --grader, --judge, --hedging and --judge-prompt ask for (`judge`: the model --judge
     names, loaded here when not given); GraderConfigError if they clash."""
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
-                         config.judge_prompt_file)
+                         config.judge_prompt_file, config.judge_labels)
     if config.judge and judge is None:
         judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                            limits=request_limits(config))
-    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file)
+    return build_grader(config.grader, judge, config.hedging, config.judge_prompt, config.judge_prompt_file,
+                        config.judge_labels)
 
 
 def choices_entry(config: RunConfig, questions: list[Question], judge: ChatModel | None) -> dict[str, Any] | None:
@@ -216,7 +217,7 @@ def execute_run(config: RunConfig, resume: bool, console: Console, report: bool 
 def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: RunDir, report: bool) -> int:
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt,
-                         config.judge_prompt_file)
+                         config.judge_prompt_file, config.judge_labels)
     dataset = load_dataset(config.dataset)
     run_dir.lock()
     if resume:
@@ -259,14 +260,20 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     for name in config.strategies:
         get_strategy(name)
-    model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
-                       limits=request_limits(config))
-    reach_model(model, "--model", config.model)
+    if all(describes(name, "recorded") for name in config.strategies):   # answers from files only
+        from factprobe.agents.strategies.recorded import NoModel
+
+        model: ChatModel = NoModel(config.model)
+    else:
+        model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
+                           limits=request_limits(config))
+        reach_model(model, "--model", config.model)
     # Before any question: refuse images a text model cannot read; sample and encode every video once.
     check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
     check_model_reads_audio(model, config.strategies)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
-                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames")
+                          config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
+                          frame_sampling=config.frame_sampling)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
@@ -295,6 +302,6 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
-    write_report(run_dir, console)
+    write_report(run_dir, console, verbose=config.verbose)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
     return check_failures(run_dir, config, console)

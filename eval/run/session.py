@@ -58,7 +58,8 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
     `confidence=["verbal", "token_prob"]`, `plugins=["my_strategies.py"]`, …). `resume=True`
     continues the run in `out`; any result-changing option given then must match the run's
     manifest (as with `factprobe run --resume`). `quiet=True` prints nothing (no progress bars, no
-    tables). Raises RunFailed when the run exits non-zero; bad options raise a ValueError naming
+    tables); otherwise the main table and where the files are, or every table with `verbose=True`.
+    Raises RunFailed when the run exits non-zero; bad options raise a ValueError naming
     the option (factprobe.eval.config.options.OptionError).
     Inside a running event loop (Jupyter), use `await factprobe.arun(...)`.
     """

@@ -199,11 +199,13 @@ def print_table(rows: list[dict[str, Any]], console: Console) -> None:
 
 
 def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quiet: bool = False,
-          console: Console | None = None) -> list[dict[str, Any]]:
+          console: Console | None = None, verbose: bool = False) -> list[dict[str, Any]]:
     """Run every cell of `grid` (a TOML path or the `[sweep]` table as a dict); returns the
     combined rows, also written to OUT/sweep.csv. Exit statuses of failed cells are kept in the
-    `exit_status` of each row; nothing already computed is lost (each cell resumes)."""
+    `exit_status` of each row; nothing already computed is lost (each cell resumes). Each cell
+    prints one line, or its whole run's output with `verbose` (or `verbose = true` in the grid)."""
     from factprobe.eval.run.session import run_config
+    from factprobe.eval.run.sweep_lines import cell_line
 
     source = str(grid) if isinstance(grid, (str, Path)) else "sweep"
     table = read_grid(Path(grid)) if isinstance(grid, (str, Path)) else dict(grid)
@@ -215,14 +217,20 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
     console = console or output_console(quiet)
     cells = expand(table, folder, source)
     statuses: dict[str, int] = {}
-    for cell in cells:
+    for number, cell in enumerate(cells, 1):
         if cell.same_as:
             console.print(f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none "
                           f"of the options that differ)[/dim]")
             continue
-        console.rule(f"sweep cell {cell.name}")
         resume = (run_folder(cell.config) / "manifest.json").is_file()
-        statuses[cell.name] = run_config(cell.config, resume=resume, console=console)
+        if verbose or cell.config.verbose:
+            console.rule(f"sweep cell {cell.name}")
+            statuses[cell.name] = run_config(cell.config.model_copy(update={"verbose": True}), resume=resume,
+                                             console=console)
+            continue
+        with console.status(f"sweep cell {cell.name} ({number}/{len(cells)})"):
+            statuses[cell.name] = run_config(cell.config, resume=resume, console=output_console(quiet=True))
+        console.print(cell_line(cell.name, run_folder(cell.config), statuses[cell.name]), soft_wrap=True)
     rows = combined_rows(cells)
     for row in rows:
         row["exit_status"] = statuses.get(row["cell"], statuses.get(

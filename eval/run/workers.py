@@ -214,6 +214,6 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
         return stopped[0][1].status
     rows = merge_into(run_dir, [Path(c["out"]) for c in configs], config)
     console.print(f"merged {config.workers} shards: {rows} rows")
-    write_report(run_dir, console)
+    write_report(run_dir, console, verbose=config.verbose)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
     return check_failures(run_dir, config, console)

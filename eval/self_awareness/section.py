@@ -9,16 +9,25 @@ mean over repeats when every repeat asks the same questions):
   any other strategy the prompt already had no refusal option, so the refusal is its own forced
   answer (not correct).
 - known knowns KK = answerable and CORRECT.
-- known unknowns KU = unanswerable and refused, plus answerable, refused and forced outcome not
-  CORRECT (the model refused and indeed did not know).
-- unknown knowns UK = answerable, refused and forced outcome CORRECT (a known question refused).
+- MM-SAP's I(q unknown): 1 for an unanswerable question (BeyondVisQA), 0 for a basic one
+  (BasicVisQA: `subset` or category BasicVisQA; the paper holds that a basic visual question is
+  never unknown), and for any other answerable question (KnowVisQA) 1 when its forced outcome is
+  not CORRECT.
+- known unknowns KU = refused and I(q unknown) = 1: unanswerable and refused, plus answerable, not
+  basic, refused and forced outcome not CORRECT (the model refused and indeed did not know).
+- unknown knowns UK = answerable, not basic, refused and forced outcome CORRECT (a known question
+  refused); `basic_refused` = basic questions refused: in N, in neither KK nor KU (nor UK, whose
+  rate is the paper's forced test), whatever their forced answer.
 - N = rows whose quadrant is determined: UNGRADED/ERROR rows are `excluded`, and refused answerable
-  rows of a refusal strategy without a usable forced grade are `undetermined`; both are left out.
+  rows (not basic) of a refusal strategy without a usable forced grade are `undetermined`; both
+  are left out.
 - score_kk = KK / N, score_ku = KU / N, score_sa = score_kk + score_ku;
   answer_rate = answered / N; answer_accuracy = CORRECT / answered;
-  unknown_knowns_rate = UK / (answerable rows among N).
-A fraction with an empty denominator is None. The section is present when the rows include
-unanswerable questions or a refusal strategy ran.
+  unknown_knowns_rate = UK / (answerable rows among N that are not basic).
+Each strategy's entry also holds `per_category`: the same figures per question category (MM-SAP's
+subsets) when the rows span more than one, so one run over all three subsets gives Table 1's
+columns and, pooled, its totals. A fraction with an empty denominator is None. The section is
+present when the rows include unanswerable questions or a refusal strategy ran.
 """
 
 from __future__ import annotations
@@ -30,6 +39,15 @@ from factprobe.eval.analysis.summary import SummaryInput, is_graded, summary_sec
 from factprobe.eval.core.schema import Grade, Result
 
 USABLE_FORCED = {Grade.CORRECT.value, Grade.INCORRECT.value, Grade.NOT_ATTEMPTED.value}
+NEVER_UNKNOWN = frozenset({"BasicVisQA"})   # MM-SAP: a basic visual question is never unknown
+
+
+def never_unknown(row: Result) -> bool:
+    """Whether the row's question is known by definition (MM-SAP's BasicVisQA, by its `subset`
+    field or category)."""
+    fields = row.extra_field("fields")
+    subset = fields.get("subset") if isinstance(fields, dict) else None
+    return row.category in NEVER_UNKNOWN or subset in NEVER_UNKNOWN
 
 
 def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
@@ -45,15 +63,19 @@ def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
 def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
     """Counts and MM-SAP scores of one strategy's rows (formulas in the module docstring);
     `refusal_offered`: the strategy's prompt offers a refusal option."""
-    counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "answered": 0,
+    counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "basic_refused": 0, "answered": 0,
               "correct": 0, "refused": 0, "excluded": 0, "undetermined": 0, "n_answerable": 0,
-              "n_unanswerable": 0}
+              "n_unanswerable": 0, "n_basic": 0}
     for row in rows:
         if not is_graded(row):
             counts["excluded"] += 1
             continue
         refused = row.grade is Grade.NOT_ATTEMPTED
-        if row.answerable and refused:
+        basic = row.answerable and never_unknown(row)
+        counts["n_basic"] += basic
+        if basic:
+            counts["basic_refused"] += refused
+        elif row.answerable and refused:
             known = forced_correct(row, refusal_offered)
             if known is None:
                 counts["undetermined"] += 1
@@ -72,7 +94,17 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
             "score_sa": None if kk is None or ku is None else kk + ku,
             "answer_rate": ratio(counts["answered"], n),
             "answer_accuracy": ratio(counts["correct"], counts["answered"]),
-            "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"])}
+            "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"] - counts["n_basic"])}
+
+
+def with_categories(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
+    """`quadrant` of all rows, plus `per_category` when they span more than one category."""
+    pooled = quadrant(rows, refusal_offered)
+    categories = sorted({row.category for row in rows})
+    if len(categories) > 1:
+        pooled["per_category"] = {category: quadrant([row for row in rows if row.category == category],
+                                                     refusal_offered) for category in categories}
+    return pooled
 
 
 @summary_section("self_awareness", order=80)
@@ -81,4 +113,4 @@ def self_awareness(data: SummaryInput) -> dict[str, dict[str, Any]]:
     offered = {name: data.strategy_flag(name, "offers_refusal") for name in grouped}
     if not any(offered.values()) and all(row.answerable for row in data.rows):
         return {}
-    return {name: quadrant(rows, offered[name]) for name, rows in grouped.items()}
+    return {name: with_categories(rows, offered[name]) for name, rows in grouped.items()}

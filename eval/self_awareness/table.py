@@ -27,6 +27,7 @@ def self_awareness_table(summary: dict[str, Any], console: Console) -> None:
                       pct(s["score_sa"]), pct(s["answer_rate"]), pct(s["answer_accuracy"]),
                       pct(s["unknown_knowns_rate"]), str(s["undetermined"]), str(s["excluded"]))
     table.caption = ("KK known knowns (answered correctly), KU known unknowns (refused and wrong when "
-                     "forced, or unanswerable), SA = KK + KU; UK rate: refused but correct when forced, "
-                     "% of answerable; undet.: refused without a usable forced re-ask; excl.: ungraded/errors")
+                     "forced, or unanswerable; a refused BasicVisQA question never: MM-SAP's rule), SA = KK + KU; "
+                     "UK rate: refused but correct when forced, % of answerable (BasicVisQA left out); undet.: "
+                     "refused without a usable forced re-ask; excl.: ungraded/errors")
     console.print(table)

@@ -19,6 +19,7 @@ from typing import Annotated, Any, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.atomic import atomic_write_text
@@ -111,7 +112,7 @@ def row_error(path: Path, number: int, exc: ValidationError) -> RunDirError:
         problem = f"not valid JSON ({error['msg']})"
     else:
         field = ".".join(str(part) for part in error["loc"]) or "(row)"
-        problem = f"field `{field}`: {error['msg']} (found {error.get('input')!r})"
+        problem = f"field `{field}`: {plain_words(error['msg'])} (found {error.get('input')!r})"
     return RunDirError(f"{path}, line {number}: {problem}. Rows are written by factprobe; correct or "
                        f"delete that line (`factprobe run --resume` runs a deleted row again).")
 

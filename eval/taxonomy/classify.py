@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from factprobe.agents.models.base import ChatModel, GenerationParams, Message
-from factprobe.agents.models.wire import with_images
+from factprobe.agents.models.wire import with_audio, with_images
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.taxonomy.kinds import PRESETS, REFUSAL, UNCLASSIFIED, KindSet
 
@@ -38,6 +38,7 @@ Reply with exactly two lines:
 Kind: one of {names}
 Reason: one sentence"""
 MEDIA_LINE = "The {count} attached images are the frames the model was shown with the question.\n"
+AUDIO_LINE = "The attached audio is the sound track the model heard with the question.\n"
 STRICTER = """Your reply could not be read. Reply with exactly one line and nothing else:
 Kind: <one of {names}>
 Use one of those words exactly as written, with no other text, no formatting and no second kind."""
@@ -63,18 +64,20 @@ def hop_lines(row: Result) -> str:
     return "\nSub-questions asked on their own:\n" + "\n".join(lines)
 
 
-def taxonomy_messages(row: Result, kinds: KindSet | None = None, images: list[str] | None = None) -> list[Message]:
-    """The judge's messages for one INCORRECT row; `images` (media references) go with the question."""
+def taxonomy_messages(row: Result, kinds: KindSet | None = None, images: list[str] | None = None,
+                      audio: list[str] | None = None) -> list[Message]:
+    """The judge's messages for one INCORRECT row; `images` and `audio` (media references) go with
+    the question."""
     kinds = kinds or PRESETS["default"]
     raw = (row.raw or "").strip()
     user = TAXONOMY_USER.format(
         kinds="\n".join(f"{kind.name}: {kind.description}" for kind in kinds.offered),
-        media=MEDIA_LINE.format(count=len(images)) if images else "",
+        media=(MEDIA_LINE.format(count=len(images)) if images else "") + (AUDIO_LINE if audio else ""),
         names=", ".join(kinds.offered_names), question=row.question, gold=row.gold or "(none)",
         answer=row.answer or "(no answer)", raw=raw[:RAW_LIMIT] + ("…" if len(raw) > RAW_LIMIT else ""),
         hops=hop_lines(row))
     messages: list[Message] = [{"role": "system", "content": TAXONOMY_SYSTEM}, {"role": "user", "content": user}]
-    return with_images(messages, images or [])
+    return with_audio(with_images(messages, images or []), audio or [])
 
 
 def parse_taxonomy_reply(text: str, kinds: tuple[str, ...] = KINDS) -> Classification:
@@ -101,17 +104,19 @@ def refusal_entry(row: Result, judge: str, kinds: KindSet, media: bool = False) 
 
 
 async def classify_row(model: ChatModel, row: Result, judge: str, kinds: KindSet | None = None,
-                       images: list[str] | None = None, max_tokens: int = 160) -> dict[str, Any]:
+                       images: list[str] | None = None, max_tokens: int = 160,
+                       audio: list[str] | None = None) -> dict[str, Any]:
     """The taxonomy entry for one covered row; a failed call raises ModelError (nothing recorded)."""
     kinds = kinds or PRESETS["default"]
-    media = bool(images)
+    media = bool(images or audio)
     if row.grade is Grade.NOT_ATTEMPTED:
         return refusal_entry(row, judge, kinds, media)
-    messages = taxonomy_messages(row, kinds, images)
+    messages = taxonomy_messages(row, kinds, images, audio)
     params = GenerationParams(max_tokens=max_tokens)
     first = (await model.generate(messages, params)).text.strip()
     found = parse_taxonomy_reply(first, kinds.offered_names)
-    entry = {**base_entry(row, judge, kinds, media), "images": len(images or []), "attempts": 1,
+    entry = {**base_entry(row, judge, kinds, media), "images": len(images or []), "audio": len(audio or []),
+             "attempts": 1,
              "reply": first[:REPLY_LIMIT]}
     if found.kind == UNCLASSIFIED:
         stricter = [*messages, {"role": "assistant", "content": first},

@@ -1,17 +1,18 @@
-"""`factprobe taxonomy DIR --judge M [--preset NAME | --kinds FILE] [--with-media]`: sort a run's
-INCORRECT answers by kind of error (NOT_ATTEMPTED ones are refusals), print the table, rewrite the
-report and its figure."""
+"""`factprobe taxonomy DIR --judge M [--preset NAME | --kinds FILE] [--with-media]
+[--sample-per FIELD N [--seed S]]`: sort a run's INCORRECT answers by kind of error (NOT_ATTEMPTED
+ones are refusals), print the table, rewrite the report and its figure."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
 from factprobe.agents.models.base import ChatModel, ModelError
+from factprobe.eval.config.options import OptionError
 from factprobe.eval.core.schema import Result
 from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.store.run_dir import RunDir
@@ -19,6 +20,9 @@ from factprobe.eval.taxonomy.classify import classify_row
 from factprobe.eval.taxonomy.kinds import DEFAULT_PRESET, PRESETS, KindSet, preset, read_kinds_file
 from factprobe.eval.taxonomy.record import TaxonomyFile, covered_rows
 from factprobe.eval.taxonomy.table import taxonomy_table
+
+if TYPE_CHECKING:
+    from factprobe.eval.taxonomy.media import JudgeMedia
 
 
 def add_taxonomy_command(sub: Any) -> None:
@@ -35,7 +39,13 @@ def add_taxonomy_command(sub: Any) -> None:
                        help="your own kinds: a text file with one `name: description` a line")
     taxonomy.add_argument("--with-media", action="store_true",
                           help="send the judge the images the run showed with each question (the judge "
-                               "must read images)")
+                               "must read images), and the sound track of rows answered with it when the "
+                               "judge takes audio")
+    taxonomy.add_argument("--sample-per", nargs=2, metavar=("FIELD", "N"),
+                          help="classify a random sample of N errors per value of FIELD (a row or question "
+                               "record field, as --group-by reads it), per strategy; the summary counts "
+                               "the sample")
+    taxonomy.add_argument("--seed", type=int, default=0, help="seed of the --sample-per draw (default 0)")
     taxonomy.add_argument("--concurrency", type=int, default=2, help="judge calls at a time (default 2)")
     taxonomy.add_argument("--no-cache", dest="use_cache", action="store_false",
                           help="do not read or write the judge's response cache")
@@ -43,31 +53,42 @@ def add_taxonomy_command(sub: Any) -> None:
 
 
 async def classify_pending(model: ChatModel, run_dir: RunDir, judge: str, concurrency: int,
-                           kinds: KindSet | None = None, images: dict[str, list[str]] | None = None
+                           kinds: KindSet | None = None, media: JudgeMedia | None = None,
+                           rows: list[Result] | None = None, sample: dict[str, Any] | None = None
                            ) -> tuple[int, list[str]]:
-    """Classify every covered row not yet in DIR/taxonomy.jsonl for this judge, kind set and media
-    setting; (classified, failures)."""
+    """Classify every covered row (or those of `rows`, a `sample` draw) not yet in DIR/taxonomy.jsonl
+    for this judge, kind set and media setting; (classified, failures)."""
     kinds = kinds or preset(DEFAULT_PRESET)
-    media = images is not None
+    rows = covered_rows(run_dir.read_results()) if rows is None else rows
     record = TaxonomyFile(run_dir.path)
-    done = record.done(judge, kinds.name, media)
-    record.select(kinds.name, kinds.counted)
-    pending = [row for row in covered_rows(run_dir.read_results()) if (row.key, row.grade.value) not in done]
+    hear = frozenset(row.key for row in rows if media is not None and media.for_row(row)[1])
+    done = record.done(judge, kinds.name, media is not None, hear)
+    record.select(kinds.name, kinds.counted, sample)
+    pending = [row for row in rows if (row.key, row.grade.value) not in done]
     semaphore = asyncio.Semaphore(max(1, concurrency))
     failures: list[str] = []
 
     async def one(row: Result) -> None:
         async with semaphore:
             try:
-                entry = await classify_row(model, row, judge, kinds, (images or {}).get(row.question_id))
+                images, audio = media.for_row(row) if media is not None else ([], [])
+                entry = await classify_row(model, row, judge, kinds, images, audio=audio)
             except ModelError as exc:
                 failures.append(f"{row.question_id} ({row.strategy}, repeat {row.repeat}): {exc}")
                 return
-        entry["media"] = media
+        entry["media"] = media is not None
         record.append(entry)
 
     await asyncio.gather(*(one(row) for row in pending))
     return len(pending) - len(failures), failures
+
+
+def sample_size(sample_per: list[str]) -> int:
+    """N of `--sample-per FIELD N`; OptionError naming the option when it is not a whole number."""
+    try:
+        return int(sample_per[1])
+    except ValueError:
+        raise OptionError(f"--sample-per {sample_per[0]} {sample_per[1]}: N must be a whole number") from None
 
 
 def chosen_kinds(args: argparse.Namespace) -> KindSet:
@@ -79,13 +100,22 @@ def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
     manifest = run_dir.read_manifest()
     kinds = chosen_kinds(args)                               # a bad kinds file exits 2 before any call
     model = load_judge(args.judge, use_cache=args.use_cache)   # reached first: a dead judge exits 2
-    images = None
-    if args.with_media:
-        from factprobe.eval.taxonomy.media import run_images  # loaders and video decoding, only now
+    rows, sample = covered_rows(run_dir.read_results()), None
+    if args.sample_per is not None:
+        from factprobe.eval.taxonomy.sample import sample_per_value  # the --group-by field reader, only now
 
-        images = run_images(run_dir, manifest, covered_rows(run_dir.read_results()), model, args.judge)
+        rows, sample = sample_per_value(rows, args.sample_per[0], sample_size(args.sample_per), args.seed)
+        console.print(f"taxonomy: a sample of {len(rows)} rows, at most {sample['per_value']} per "
+                      f"{sample['field']} and strategy (seed {args.seed})")
+    media = None
+    if args.with_media:
+        from factprobe.eval.taxonomy.media import run_media  # loaders and video decoding, only now
+
+        media = run_media(run_dir, manifest, rows, model, args.judge)
+        if media.note:
+            console.print(f"[yellow]note:[/yellow] {media.note}")
     classified, failures = asyncio.run(classify_pending(model, run_dir, args.judge, args.concurrency,
-                                                        kinds, images))
+                                                        kinds, media, rows, sample))
     console.print(f"taxonomy: {classified} answers classified by {args.judge} into the {kinds.name} kinds "
                   f"({TaxonomyFile(run_dir.path).path})")
     for failure in failures:

@@ -1,47 +1,84 @@
-"""The images a run showed with each question, found again for the classifying judge (`--with-media`).
+"""The images and sound a run gave each question, found again for the classifying judge (`--with-media`).
 
-Only rows answered with images (their `images` count is above zero) get them: a row of the text or
-caption setting was answered without media, so its judge sees none either. The images are resolved
-with the run's own settings (its manifest's dataset, `--media` folder, frames and frame size), so the
-judge gets the same stored JPEGs the model got.
+Only rows answered with images (their `images` count is above zero) get them, and only rows answered
+with the sound track (their `audio` count) get it: a row of the text or caption setting was answered
+without media, so its judge sees none either. The sound goes to the judge only when the judge's
+backend takes audio; otherwise those rows are classified from their frames and text, and `note` says
+so. The media are resolved with the run's own settings (its manifest's dataset, `--media` folder,
+frames, frame rule, frame size and audio seconds), so the judge gets the same stored files the model got.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from factprobe.agents.models.base import ChatModel, ModelSpecError, accepts_images
+from factprobe.agents.models.base import ChatModel, ModelSpecError, accepts_audio, accepts_images
 from factprobe.eval.core.schema import Result
 from factprobe.eval.datasets.registry import load_dataset
 from factprobe.eval.media.attach import dataset_folder, has_media
-from factprobe.eval.media.sources import MediaResolver, MediaSettings
+from factprobe.eval.media.sources import MediaSettings, TrackResolver
 from factprobe.eval.store.run_dir import RunDir
 
 
 class TaxonomyMediaError(ModelSpecError):
-    """`--with-media` on a run that attached no images, or with a judge that reads text only."""
+    """`--with-media` on a run that attached no media, or with a judge that reads text only."""
 
 
-def shown_images(row: Result) -> bool:
-    count = row.extra_field("images")
+def _count(row: Result, name: str) -> bool:
+    count = row.extra_field(name)
     return isinstance(count, int) and count > 0
 
 
-def run_images(run_dir: RunDir, manifest: dict[str, Any], rows: list[Result], judge: ChatModel,
-               judge_spec: str) -> dict[str, list[str]]:
-    """Image references per question id, for the questions of `rows` answered with images."""
+def shown_images(row: Result) -> bool:
+    return _count(row, "images")
+
+
+def heard_audio(row: Result) -> bool:
+    return _count(row, "audio")
+
+
+@dataclass
+class JudgeMedia:
+    """Per question id, the image and audio references the judge is given (only for the rows that
+    had them: `for_row`), and a note when the sound could not be sent."""
+
+    images: dict[str, list[str]] = field(default_factory=dict)
+    audio: dict[str, list[str]] = field(default_factory=dict)
+    note: str | None = None
+
+    def for_row(self, row: Result) -> tuple[list[str], list[str]]:
+        images = self.images.get(row.question_id, []) if shown_images(row) else []
+        audio = self.audio.get(row.question_id, []) if heard_audio(row) else []
+        return images, audio
+
+
+def run_media(run_dir: RunDir, manifest: dict[str, Any], rows: list[Result], judge: ChatModel,
+              judge_spec: str) -> JudgeMedia:
+    """The media of the questions of `rows` answered with images or sound."""
     config = manifest.get("config") or {}
-    wanted = {row.question_id for row in rows if shown_images(row)}
-    if not manifest.get("media") or not wanted:
+    with_images = {row.question_id for row in rows if shown_images(row)}
+    with_audio = {row.question_id for row in rows if heard_audio(row)}
+    if not manifest.get("media") or not (with_images or with_audio):
         raise TaxonomyMediaError(f"--with-media: the run in {run_dir.path} answered none of the rows to "
-                                 f"classify with images; drop --with-media")
-    if not accepts_images(judge):
+                                 f"classify with images or sound; drop --with-media")
+    if with_images and not accepts_images(judge):
         raise TaxonomyMediaError(f"--with-media: the judge {judge_spec} reads text only; use a judge that "
                                  f"reads images (openai:MODEL[@BASE_URL] or anthropic:MODEL), or drop --with-media")
+    note = None
+    if with_audio and not accepts_audio(judge):
+        heard = sum(heard_audio(row) for row in rows)
+        note = (f"the judge {judge_spec} takes no audio: the {heard} rows answered with the sound track are "
+                f"classified from their frames and text only (audio reaches OpenAI-compatible judges, "
+                f"openai:MODEL[@BASE_URL], as input_audio parts)")
+        with_audio = set()
     root = Path(config["media"]) if config.get("media") else None
     settings = MediaSettings(root, dataset_folder(str(config.get("dataset", ""))),
-                             int(config.get("frames", 8)), int(config.get("frame_size", 512)))
-    resolver = MediaResolver(settings)
-    questions = [q for q in load_dataset(str(config["dataset"])).questions if q.id in wanted]
-    return {q.id: resolver.refs(q) for q in questions if has_media(q, root)}
+                             int(config.get("frames", 8)), int(config.get("frame_size", 512)),
+                             float(config.get("audio_seconds", 300.0)),
+                             str(config.get("frame_sampling", "uniform")))
+    resolver = TrackResolver(settings)
+    questions = [q for q in load_dataset(str(config["dataset"])).questions if q.id in with_images | with_audio]
+    return JudgeMedia(images={q.id: resolver.refs(q) for q in questions if q.id in with_images and has_media(q, root)},
+                      audio={q.id: resolver.audio(q) for q in questions if q.id in with_audio}, note=note)

@@ -2,8 +2,9 @@
 
 Entries are appended as they are classified (flushed one by one); a run skips the rows the file
 already holds for the same judge, kind set and media setting, so an interrupted classification
-resumes. DIR/taxonomy_kinds.json names the kind set the last `factprobe taxonomy` used; the
-summary reads the latest entry per row of that set (of the last entry's set when the file is absent).
+resumes. DIR/taxonomy_kinds.json names the kind set the last `factprobe taxonomy` used, and its
+draw when it classified a sample (`--sample-per`); the summary reads the latest entry per row of that
+set (of the last entry's set when the file is absent), over the drawn rows only when there is a draw.
 """
 
 from __future__ import annotations
@@ -79,15 +80,29 @@ class TaxonomyFile:
                 raise RunDirError(f"{self.path}, line {number}: not valid JSON") from None
         return entries
 
-    def done(self, judge: str, kind_set: str = DEFAULT_PRESET, media: bool = False) -> set[tuple[Key, str]]:
+    def done(self, judge: str, kind_set: str = DEFAULT_PRESET, media: bool = False,
+             hear: frozenset[Key] = frozenset()) -> set[tuple[Key, str]]:
         """(row, grade) of the rows already classified by `judge` in `kind_set`, with the media or
-        without as asked; a row graded again since is not done."""
+        without as asked; a row graded again since is not done, nor a row in `hear` (its judge is
+        to hear the sound track now) classified without it."""
         return {(entry_key(e), grade_of(e)) for e in self.read() if e.get("judge") == judge
-                and kind_set_of(e) == kind_set and bool(e.get("media", False)) == media}
+                and kind_set_of(e) == kind_set and bool(e.get("media", False)) == media
+                and (entry_key(e) not in hear or bool(e.get("audio")))}
 
-    def select(self, kind_set: str, kinds: tuple[str, ...]) -> None:
-        """Make `kind_set` the one the summary counts."""
-        write_json_atomic(self.selection_path, {"kind_set": kind_set, "kinds": list(kinds)})
+    def select(self, kind_set: str, kinds: tuple[str, ...], sample: dict[str, Any] | None = None) -> None:
+        """Make `kind_set` the one the summary counts (over the rows of `sample` when given)."""
+        chosen: dict[str, Any] = {"kind_set": kind_set, "kinds": list(kinds)}
+        write_json_atomic(self.selection_path, {**chosen, "sample": sample} if sample is not None else chosen)
+
+    def sample(self) -> dict[str, Any] | None:
+        """The draw of the last `--sample-per` classification, None when it classified every row."""
+        if not self.selection_path.is_file():
+            return None
+        try:
+            sample = json.loads(self.selection_path.read_text(encoding="utf-8")).get("sample")
+        except (json.JSONDecodeError, AttributeError):
+            return None          # current() names the damaged file
+        return sample if isinstance(sample, dict) else None
 
     def current(self) -> tuple[str, list[str], dict[Key, dict[str, Any]]] | None:
         """The selected kind set, the kinds it counts, and its latest entry per row; None when the

@@ -6,7 +6,9 @@ of answerable questions, counted as `refusal`), `n` (both), one count per kind o
 after one stricter retry), `pending` (not classified yet, e.g. a failed judge call), `shares` (each
 kind, `unclassified` and `pending` as a fraction of `n`, 0–1) and the `judges` whose entries are
 counted. Read from DIR/taxonomy.jsonl, the latest entry per row of the kind set classified last; a
-run never classified has no `taxonomy` entries (an empty object).
+run never classified has no `taxonomy` entries (an empty object). After `--sample-per FIELD N` the
+counts are those of the drawn rows only, and `sample` says so: `field`, `per_value`, `seed` and per
+value of the field `{errors, sampled}`.
 """
 
 from __future__ import annotations
@@ -23,12 +25,17 @@ from factprobe.eval.taxonomy.record import TaxonomyFile, covered_rows, grade_of
 def taxonomy(data: SummaryInput) -> dict[str, dict[str, Any]]:
     if data.directory is None:
         return {}
-    current = TaxonomyFile(data.directory).current()
+    record = TaxonomyFile(data.directory)
+    current = record.current()
     if current is None:
         return {}
     kind_set, kinds, entries = current
+    sample = record.sample()
+    drawn = {tuple(key) for key in sample["rows"]} if sample else None
     out: dict[str, dict[str, Any]] = {}
     for row in covered_rows(data.rows):
+        if drawn is not None and row.key not in drawn:
+            continue
         counts = out.setdefault(row.strategy, {
             "kind_set": kind_set, "kinds": kinds, "n": 0, "n_incorrect": 0, "n_not_attempted": 0,
             **{kind: 0 for kind in kinds}, UNCLASSIFIED: 0, PENDING: 0, "judges": []})
@@ -41,6 +48,9 @@ def taxonomy(data: SummaryInput) -> dict[str, dict[str, Any]]:
         counts[entry["kind"] if entry["kind"] in kinds else UNCLASSIFIED] += 1
         if entry.get("judge") not in counts["judges"]:
             counts["judges"].append(entry.get("judge"))
-    for counts in out.values():
+    for strategy, counts in out.items():
         counts["shares"] = {name: counts[name] / counts["n"] for name in (*kinds, UNCLASSIFIED, PENDING)}
+        if sample:
+            counts["sample"] = {"field": sample["field"], "per_value": sample["per_value"], "seed": sample["seed"],
+                                "values": sample["counts"].get(strategy, {})}
     return out

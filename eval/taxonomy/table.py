@@ -19,9 +19,12 @@ def taxonomy_table(counts: dict[str, dict[str, Any]]) -> Table | None:
         return None
     first = next(iter(counts.values()))
     several = len(counts) > 1
+    drawn = first.get("sample")
+    whose = (f"a random sample of at most {drawn['per_value']} per {drawn['field']} value (seed {drawn['seed']}) "
+             f"of the strategy's INCORRECT and NOT_ATTEMPTED answers" if drawn
+             else "the strategy's INCORRECT and NOT_ATTEMPTED answers")
     table = Table(title=f"Kinds of error ({first['kind_set']})", box=box.SIMPLE_HEAD,
-                  caption="share: % of the strategy's INCORRECT and NOT_ATTEMPTED answers; every "
-                          "NOT_ATTEMPTED answer counts as a refusal")
+                  caption=f"share: % of {whose}; every NOT_ATTEMPTED answer counts as a refusal")
     table.add_column("kind")
     for strategy in counts:
         table.add_column(f"{strategy} count" if several else "count", justify="right")

@@ -68,7 +68,8 @@ def test_graph_strategy_answers_and_counts_the_chat_model_tokens() -> None:
     assert state["answer"] == "Paris" and state["confidence"] == 70
     assert (costs["prompt_tokens"], costs["completion_tokens"], costs["llm_calls"]) == (11, 4, 1)
     assert costs["latency_s"] >= costs["llm_latency_s"] > 0
-    assert state["trace"][0]["step"] == "user_graph"
+    assert [step["step"] for step in state["trace"]] == ["answer"]       # one step per node that ran
+    assert state["trace"][0]["graph"] == "user_graph" and state["trace"][0]["prompt_tokens"] == 11
 
 
 def test_graph_strategy_must_write_an_answer() -> None:

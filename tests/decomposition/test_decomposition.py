@@ -258,7 +258,8 @@ def test_identical_probe_requests_across_strategies_hit_the_cache(tmp_path, monk
 def test_report_prints_the_per_hop_table_and_draws_the_plot(tmp_path, monkeypatch, capsys) -> None:
     monkeypatch.setenv("COLUMNS", "200")
     use_model(monkeypatch, ScriptedModel(make_script(PLANS)))
-    run(tmp_path, write_dataset(tmp_path, [ORWELL, JUPITER, NILE]), "--strategies", "vanilla,decompose")
+    run(tmp_path, write_dataset(tmp_path, [ORWELL, JUPITER, NILE]), "--strategies", "vanilla,decompose",
+        "--verbose")
     out = capsys.readouterr().out
     assert "QA1" in out and "QA3" in out and "decompose (own hops)" in out
     assert "final right, a probed hop wrong — vanilla, 2 hops: orwell" in out

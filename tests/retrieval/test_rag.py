@@ -11,7 +11,7 @@ import pytest
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
-from factprobe.agents.registry import UnknownStrategyError, get_strategy, strategies
+from factprobe.agents.registry import UnknownStrategyError, default_strategies, get_strategy
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import StrategyOptionError
 from factprobe.eval.core.schema import Passage, Question
@@ -111,7 +111,7 @@ def test_question_corpus_is_searched_when_present(isolated_cache: Path) -> None:
 
 
 def test_every_strategy_composes_with_rag() -> None:
-    names = [name for name in strategies() if name != "rag"]
+    names = [name for name in default_strategies() if name != "rag"]   # the model's (recorded reads a file)
     assert "vanilla" in names
     model = ScriptedModel(reader_script)
     model.supports_logprobs = True   # option_likelihood refuses a model without logprobs
@@ -166,7 +166,7 @@ def test_cli_run_reports_recall_and_latency_split(tmp_path, scripted, capsys) ->
     corpus = write_jsonl(tmp_path / "corpus.jsonl", CORPUS)
     out = tmp_path / "run"
     code = cli.main(["run", "--dataset", f"jsonl:{questions}", "--strategies", "vanilla,rag",
-                     "--retriever", f"bm25:{corpus}", "--top-k", "2", "--out", str(out)])
+                     "--retriever", f"bm25:{corpus}", "--top-k", "2", "--out", str(out), "--verbose"])
     assert code == 0
     rows = {(r.strategy, r.question_id): r for r in RunDir(out).read_results()}
     rag_paris = rows[("rag", "paris")]

@@ -67,7 +67,7 @@ def f_cell(scores: dict[str, Any], repeats: dict[str, Any] | None) -> str:
     return pct(scores["f_score"])
 
 
-@report_table(order=10)
+@report_table(order=10, brief=True)
 def scores_table(summary: dict[str, Any], console: Console) -> None:
     baseline = summary.get("baseline")
     gains = summary.get("gains", {})

@@ -138,7 +138,7 @@ def test_a_plugin_of_public_names_runs_from_the_command_line(plugin: Path, pipes
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cli"
     assert cli.main(["run", "--plugin", str(plugin), "--dataset", f"pipes:{pipes}", "--strategies", "vanilla,loud",
-                     "--confidence", "verbal,shouting", "--out", str(out)]) == 0
+                     "--confidence", "verbal,shouting", "--out", str(out), "--verbose"]) == 0
     printed = capsys.readouterr().out
     check_plugin_effects(out, json.loads((out / "summary.json").read_text(encoding="utf-8")))
     assert "answer characters: {'vanilla': 14, 'loud': 14}" in printed                # the table …

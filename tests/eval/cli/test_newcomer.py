@@ -1,5 +1,6 @@
-"""Small things a newcomer meets: help of --no-… switches, "did you mean", JSON into a closed pipe,
-plugins recorded by absolute path, option errors in plain words."""
+"""Small things a newcomer meets: help of --no-… switches, "did you mean" (flags, values, options),
+JSON into a closed pipe, plugins recorded by absolute path (and resumed from another directory),
+option errors in plain words, tables not squeezed off a terminal."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-from factprobe.eval.config.options import add_run_options
+import pytest
+
+import factprobe.eval.cli.main as cli
+import factprobe.eval.run.pipeline as pipeline
+from factprobe.agents import registry
+from factprobe.eval.config.options import OptionError, add_run_options, checked_options
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.schema import Question
+from tests.fakes import ScriptedModel, write_questions
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -48,6 +56,24 @@ def test_json_into_a_closed_pipe_and_plain_option_errors() -> None:
     assert "Input should" not in done.stderr
 
 
+def test_a_run_into_a_closed_pipe_still_finishes_and_reports(tmp_path) -> None:
+    """`factprobe run … | head -1` in a real pipe: the run goes on silently, writes its report and
+    exits with its own status (recorded answers: no model is loaded)."""
+    data = write_questions(tmp_path / "q.jsonl", [Question(id=f"q{i}", question=f"Number {i}?", answer=str(i))
+                                                  for i in range(3)])
+    answers = tmp_path / "answers.tsv"
+    answers.write_text("id\tanswer\n" + "".join(f"q{i}\t{i}\n" for i in range(3)), encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "factprobe.eval.cli.main", "run", "--dataset", f"jsonl:{data}",
+               "--answers", str(answers), "--out", str(tmp_path / "run")]
+    producer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    first = producer.stdout.readline()
+    producer.stdout.close()                       # the reader goes away, as `head -1` does
+    err = producer.stderr.read().decode()
+    assert producer.wait(timeout=120) == 0 and first.startswith(b"factprobe 3 questions"), err
+    assert "Traceback" not in err and (tmp_path / "run" / "report.html").is_file()
+
+
 def test_tables_are_not_squeezed_when_stdout_is_not_a_terminal(monkeypatch) -> None:
     from factprobe.eval.core.format import WIDE, output_console
 
@@ -56,3 +82,64 @@ def test_tables_are_not_squeezed_when_stdout_is_not_a_terminal(monkeypatch) -> N
     assert output_console().width == WIDE
     monkeypatch.setenv("COLUMNS", "100")
     assert output_console().width == 100
+
+
+def test_did_you_mean_for_flags_values_and_api_options(capsys) -> None:
+    assert cli.main(["run", "--limitt", "3"]) == 2
+    assert "unrecognized arguments: --limitt 3 (did you mean '--limit'?)" in capsys.readouterr().err
+    assert cli.main(["run", "--selector", "majorty"]) == 2
+    assert "(did you mean 'majority'?)" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["run", "--hedging", "penalise"])
+    assert "(did you mean 'penalize'?)" in capsys.readouterr().err
+    for options, expected in (({"sample": 3}, "'sample' is not a run option (did you mean 'samples'?)"),
+                              ({"limit": "abc"}, "--limit = 'abc': must be a whole number"),
+                              ({"temperature": float("nan")}, "--temperature = nan: must be a finite number")):
+        with pytest.raises(OptionError) as caught:
+            checked_options(options)
+        assert str(caught.value) == expected
+        assert "Input should" not in str(caught.value) and "Extra inputs" not in str(caught.value)
+
+
+def test_file_and_flag_errors_name_no_internal_class_and_use_plain_words(tmp_path, capsys) -> None:
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text('{"gold": "a", "answer": "a", "label": "CORRECT"}\n', encoding="utf-8")
+    with pytest.raises(SystemExit):
+        cli.main(["audit-grader", str(cases), "--hedging", "penalise"])
+    err = capsys.readouterr().err
+    assert "(did you mean 'penalize'?)" in err and "HedgingPolicy" not in err
+    assert cli.main(["audit-grader", str(cases)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1, field `question`: missing" in err and "Field required" not in err
+
+
+def test_token_prob_min_is_explained_not_just_refused(tmp_path, capsys) -> None:
+    assert cli.main(["run", "--confidence", "token_prob_min", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "token_prob_min is recorded by the token_prob method" in err and "--confidence token_prob" in err
+
+
+def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(tmp_path, monkeypatch) -> None:
+    """The plugin's strategy answers without a model call; the run is resumed from elsewhere."""
+    registry.strategies()
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "Answer: x"))
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    (here / "echo_plugin.py").write_text(
+        "import factprobe\nfrom factprobe.agents.linear import linear_graph\n\n"
+        "@factprobe.strategy('echo_word', 'the first word', reads=())\n"
+        "def build(context):\n"
+        "    async def echo(state):\n"
+        "        return {'answer': state['question'].question.split()[0]}\n"
+        "    return linear_graph({'echo': echo})\n", encoding="utf-8")
+    data = write_questions(here / "q.jsonl", [Question(id="a", question="Paris is where?", answer="Paris")])
+    out = tmp_path / "run"
+    monkeypatch.chdir(here)
+    assert cli.main(["run", "--plugin", "echo_plugin.py", "--dataset", f"jsonl:{data}", "--strategies", "echo_word",
+                     "--out", str(out)]) == 0
+    (out / "summary.json").unlink()                   # the resumed run must report again, with the plugin
+    monkeypatch.chdir(elsewhere)
+    assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+    assert (out / "summary.json").is_file()

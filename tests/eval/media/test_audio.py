@@ -1,6 +1,6 @@
 """Audio and subtitle settings: a real video with a sound track, written by the test with PyAV,
 sent as image and `input_audio` parts to an OpenAI-compatible server; refused before the run by a
-backend that takes no audio; subtitles (.srt) read as text.
+backend that takes no audio; subtitles (.srt) read as text; the sound track with the record's caption.
 
 The server is the recording fake of tests/eval/media/test_media.py, started by the test on 127.0.0.1.
 """
@@ -136,3 +136,39 @@ def test_subtitles_keep_cue_text_in_order(tmp_path: Path) -> None:
                    "00:00:03,000 --> 00:00:04,000\r\nHello there\r\n\r\n3\r\n00:00:05,000 --> 00:00:06,000\r\n"
                    "{\\an8}Bye\r\n", encoding="utf-8")
     assert subtitle_text(srt) == "Hello there\nBye"
+
+
+@requires_av
+def test_audio_with_caption_sends_the_sound_track_and_the_caption_and_no_frames(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    media = tmp_path / "media"
+    (media / "videos").mkdir(parents=True)
+    write_video_with_tone(media / "videos" / "clip01.mp4", hz=550.0)
+    row = {"id": "q1", "question": "Which instrument plays?", "answer": "flute", "media_id": "clip01",
+           "caption": "A player stands on a stage under one lamp."}
+    data = tmp_path / "questions.jsonl"
+    data.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    out = tmp_path / "run"
+    with FakeVisionServer() as server:
+        status = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--frames", "3",
+                           "--modality", "audio,audio+caption", "--strategies", "vanilla",
+                           "--model", f"openai:{FAKE_MODEL}@{server.url}", "--out", str(out)])
+        chats = [request for request in server.requests if "messages" in request]
+        data.write_text(json.dumps({**row, "caption": ""}) + "\n", encoding="utf-8")   # a record without its caption
+        refused = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--modality",
+                            "audio+caption", "--strategies", "vanilla", "--model", f"openai:{FAKE_MODEL}@{server.url}",
+                            "--out", str(tmp_path / "refused")])
+        asked = len([request for request in server.requests if "messages" in request])
+    assert refused == 2 and "audio+caption setting needs a `caption`" in capsys.readouterr().err
+    assert asked == len(chats)                                                      # nothing asked for it
+    assert status == 0 and len(chats) == 2
+    captioned = [chat["messages"][-1] for chat in chats if "under one lamp" in json.dumps(chat)]
+    assert len(captioned) == 1
+    parts = captioned[0]["content"]
+    audio = [part for part in parts if part["type"] == "input_audio"]
+    assert not image_parts(captioned[0]) and len(audio) == 1
+    assert abs(wav_info(base64.b64decode(audio[0]["input_audio"]["data"]))[3] - 550.0) < 5.0
+    assert "sound track" in parts[-1]["text"] and "Which instrument plays?" in parts[-1]["text"]
+    rows = {json.loads(line)["strategy"]: json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()}
+    assert rows["vanilla@audio+caption"]["audio"] == 1 and rows["vanilla@audio+caption"]["modality"] == "audio+caption"
+

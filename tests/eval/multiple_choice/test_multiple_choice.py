@@ -169,7 +169,7 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
     out = tmp_path / "run"
     assert cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies",
                      "vanilla,refusal", "--judge", "openai:judge-model", "--grader", "rules",
-                     "--out", str(out)]) == 0
+                     "--out", str(out), "--verbose"]) == 0
     assert not any(is_mapping(messages) for messages, _ in model.calls)
     assert [is_mapping(messages) for messages, _ in judge.calls] == [True, True]   # metal, per strategy
     manifest = json.loads((out / "manifest.json").read_text())["multiple_choice"]

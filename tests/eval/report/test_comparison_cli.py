@@ -56,7 +56,7 @@ def run_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Scri
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
     out = tmp_path / "run"
     code = cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", STRATEGIES, "--samples", "4",
-                     "--selector", "model", "--repeats", "2", "--out", str(out)])
+                     "--selector", "model", "--repeats", "2", "--out", str(out), "--verbose"])
     assert code == 0
     return out, model
 

@@ -230,8 +230,8 @@ def test_explicit_baseline_must_be_one_of_the_strategies(tmp_path, dataset_file,
 
 
 @pytest.mark.parametrize("field, value, expected", [
-    ("confidence", 150, "field `confidence`: Input should be less than or equal to 100 (found 150)"),
-    ("grade", "MAYBE", "field `grade`: Input should be 'CORRECT'"),
+    ("confidence", 150, "field `confidence`: must be less than or equal to 100 (found 150)"),
+    ("grade", "MAYBE", "field `grade`: must be 'CORRECT'"),
 ])
 def test_bad_value_in_results_names_file_line_and_field(tmp_path, dataset_file, models, capsys,
                                                         field, value, expected) -> None:

@@ -78,3 +78,7 @@ def test_refusal_by_letter_is_reasked_with_options_and_scored(tmp_path) -> None:
     assert (scores["known_knowns"], scores["known_unknowns"], scores["unknown_knowns"]) == (1, 2, 1)
     assert scores["score_kk"] == pytest.approx(1 / 4) and scores["score_ku"] == pytest.approx(2 / 4)
     assert scores["score_sa"] == pytest.approx(3 / 4)
+    per = scores["per_category"]           # Table 1's columns from the one run over the three subsets
+    assert (per["BasicVisQA"]["n"], per["BasicVisQA"]["score_kk"]) == (1, 1.0)
+    assert (per["KnowVisQA"]["score_kk"], per["KnowVisQA"]["score_ku"]) == (0.0, 0.5)
+    assert per["KnowVisQA"]["unknown_knowns_rate"] == 0.5 and per["BeyondVisQA"]["score_ku"] == 1.0
