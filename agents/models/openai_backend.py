@@ -49,6 +49,22 @@ def http_transport(base_url: str | None) -> Any:
         return None
 
 
+def refused_connection(exc: BaseException) -> BaseException | None:
+    """The aiohttp connector error behind an SDK timeout, if that is what it is: the SDK's aiohttp
+    transport maps every connection failure, a refused one too, to a connect *timeout*, so a dead
+    server would read "Request timed out". None for a real timeout."""
+    try:
+        from aiohttp import ClientConnectorError
+    except ImportError:
+        return None
+    cause = exc.__cause__
+    while cause is not None:
+        if isinstance(cause, ClientConnectorError) and not isinstance(cause, TimeoutError):
+            return cause
+        cause = cause.__cause__
+    return None
+
+
 class OpenAIModel:
     """A chat model behind the official `openai` SDK's AsyncOpenAI client.
 
@@ -121,8 +137,14 @@ class OpenAIModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            response = await client.post(CHAT_PATH, body=request, cast_to=ChatCompletion,  # not JSON: retried
-                                         options=CHAT_OPTIONS)
+            try:
+                response = await client.post(CHAT_PATH, body=request, cast_to=ChatCompletion,  # not JSON: retried
+                                             options=CHAT_OPTIONS)
+            except openai.APITimeoutError as exc:
+                refused = refused_connection(exc)
+                if refused is None:
+                    raise
+                raise openai.APIConnectionError(request=exc.request) from refused
             return checked(self._completion(response, params, time.perf_counter() - started), params)
 
         return await with_retries(attempt, self.policy, self._label(client),

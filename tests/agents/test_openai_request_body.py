@@ -83,3 +83,18 @@ def test_a_base_url_with_credentials_keeps_the_default_client() -> None:
     assert http_transport("http://gate:word@127.0.0.1:9/v1") is None
     assert http_transport("http://127.0.0.1:9/v1?key=abc") is not None
     assert http_transport(None) is not None
+
+
+def test_a_refused_connection_reads_as_a_connection_error_not_a_timeout(no_key: None) -> None:
+    """The SDK's aiohttp transport calls a refused connection a connect timeout; the backend says what
+    happened. The port is one the test bound and closed on 127.0.0.1, so nothing listens there."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    model = OpenAIModel("m", base_url=f"http://127.0.0.1:{port}/v1", timeout=5.0, max_retries=0)
+    with pytest.raises(ModelError) as caught:
+        asyncio.run(model.generate(TEXT, GenerationParams()))
+    assert "APIConnectionError: Connection error" in str(caught.value)
+    assert "timed out" not in str(caught.value).lower()
