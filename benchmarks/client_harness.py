@@ -2,8 +2,10 @@
 
 Each client runs as its own process; wall time is from launch to exit, CPU is that process's
 user + system time (`os.wait4`), and time to first request is from launch to the first request
-the server saw. `measure_clients` does a whole session: raw loop, factprobe cold (empty cache),
-warm (same cache, new run directory) and `--resume` of the finished cold run.
+the server saw (with the CPU the process had spent by then, sampled from /proc).
+`measure_clients` does a whole session: raw loop, factprobe cold (empty cache), warm (same cache,
+new run directory), warm over the first question alone (what a fully cached run costs whatever
+its size: start-up, loading, the report's fixed part) and `--resume` of the finished cold run.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +34,42 @@ class ProcessCost:
     first_request_s: float | None
     requests: int
     status: int
+    cpu_to_first_request_s: float | None = None   # the process's CPU seconds by then (Linux /proc)
+
+
+class CpuSampler:
+    """Samples a process's CPU time (user + system, from /proc/PID/stat) every few milliseconds in
+    a thread, so the CPU it had spent by a given wall-clock moment can be read afterwards: unlike
+    wall time, that does not grow when other processes share the cores."""
+
+    INTERVAL_S = 0.005
+
+    def __init__(self, pid: int) -> None:
+        self.path = Path(f"/proc/{pid}/stat")
+        self.samples: list[tuple[float, float]] = []
+        self.ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._stop.is_set():
+            try:
+                fields = self.path.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                return
+            # utime and stime are the 14th and 15th fields; 12th and 13th after the command name
+            self.samples.append((time.time(), (int(fields[11]) + int(fields[12])) / self.ticks))
+            self._stop.wait(self.INTERVAL_S)
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def cpu_at(self, moment: float) -> float | None:
+        """CPU seconds at the last sample taken at or before `moment`; None without one."""
+        before = [cpu for at, cpu in self.samples if at <= moment]
+        return before[-1] if before else None
 
 
 @dataclass
@@ -39,6 +78,7 @@ class ClientFigures:
     raw: ProcessCost
     cold: ProcessCost
     warm: ProcessCost
+    warm_one: ProcessCost
     resume: ProcessCost
 
     @property
@@ -49,9 +89,36 @@ class ClientFigures:
     def warm_speedup(self) -> float:
         return self.cold.wall_s / self.warm.wall_s
 
+    @property
+    def cpu_ratio(self) -> float:
+        """factprobe's CPU per question over the raw loop's (process CPU, so other load on the
+        machine does not count)."""
+        return self.cold.cpu_s / self.raw.cpu_s
+
+    @property
+    def first_request_lag_s(self) -> float | None:
+        """How much later than the raw loop factprobe sent its first request; None if either never did."""
+        if self.cold.first_request_s is None or self.raw.first_request_s is None:
+            return None
+        return self.cold.first_request_s - self.raw.first_request_s
+
+    @property
+    def first_request_cpu_lag_s(self) -> float | None:
+        """The same lag in the CPU each process had spent by its first request (robust to load)."""
+        if self.cold.cpu_to_first_request_s is None or self.raw.cpu_to_first_request_s is None:
+            return None
+        return self.cold.cpu_to_first_request_s - self.raw.cpu_to_first_request_s
+
+    @property
+    def cached_ms_per_question(self) -> float:
+        """CPU milliseconds a fully cached re-run spends per question beyond a fully cached run of
+        one question (process start, loading and the report's fixed part)."""
+        return 1000 * (self.warm.cpu_s - self.warm_one.cpu_s) / max(1, self.questions - 1)
+
 
 def write_dataset(folder: Path, count: int) -> Path:
     """A native-schema JSONL dataset of `count` distinct single-hop questions."""
+    folder.mkdir(parents=True, exist_ok=True)
     path = folder / "questions.jsonl"
     with path.open("w", encoding="utf-8") as handle:
         for number in range(count):
@@ -77,14 +144,17 @@ def run_process(command: list[str], server: ChatServer, env: dict[str, str], log
     with log.open("w", encoding="utf-8") as errors:
         started = time.time()
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
+        sampler = CpuSampler(process.pid)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.time() - started
+        sampler.stop()
     process.returncode = os.waitstatus_to_exitcode(status)
     stats = server.stats()
     first = None if stats["first_at"] is None else stats["first_at"] - started
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {log.read_text()[-2000:]}")
-    return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode)
+    first_cpu = None if stats["first_at"] is None else sampler.cpu_at(stats["first_at"])
+    return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode, first_cpu)
 
 
 def factprobe_command(server: ChatServer, dataset: Path, out: Path, resume: bool = False) -> list[str]:
@@ -100,6 +170,7 @@ def measure_clients(folder: Path, questions: int, delay_s: float = 0.02) -> Clie
     """One session of every client measurement over `questions` generated questions."""
     dataset = write_dataset(folder, questions)
     conversations = write_conversations(dataset, folder)
+    first_only = write_dataset(folder / "one", 1)   # the first question of `dataset`: cached by the cold run
     env = {**os.environ, "FACTPROBE_CACHE": str(folder / "cache"), "COLUMNS": "160"}
     with ChatServer(delay_s) as server:
         raw = run_process([sys.executable, "-m", "benchmarks.raw_client", server.base_url, str(conversations),
@@ -107,6 +178,8 @@ def measure_clients(folder: Path, questions: int, delay_s: float = 0.02) -> Clie
         cold_out = folder / "cold"
         cold = run_process(factprobe_command(server, dataset, cold_out), server, env, folder / "cold.log")
         warm = run_process(factprobe_command(server, dataset, folder / "warm"), server, env, folder / "warm.log")
+        warm_one = run_process(factprobe_command(server, first_only, folder / "warm-one"), server, env,
+                               folder / "warm-one.log")
         resume = run_process(factprobe_command(server, dataset, cold_out, resume=True), server, env,
                              folder / "resume.log")
-    return ClientFigures(questions, raw, cold, warm, resume)
+    return ClientFigures(questions, raw, cold, warm, warm_one, resume)

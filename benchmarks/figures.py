@@ -22,7 +22,7 @@ def print_figures(console: Console, title: str, figures: list[Figure]) -> None:
     table = Table(title=title)
     for column in ("figure", "measured", "target", "result"):
         table.add_column(column)
-    verdicts = {True: "[green]pass[/green]", False: "[red]FAIL[/red]", None: ""}
+    verdicts = {True: "[green]PASS[/green]", False: "[red]MISS[/red]", None: ""}
     for figure in figures:
         table.add_row(figure.name, figure.value, figure.target, verdicts[figure.passed])
     console.print(table)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchmarks.bench_client import client_figures
+from benchmarks.bench_client import client_figures, target_figures
 from benchmarks.bench_report import measure_report, report_figures
 from benchmarks.client_harness import measure_clients
 from benchmarks.graph_floor import graph_seconds_per_question
@@ -16,6 +16,12 @@ def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
     assert measured.cold.requests == 50
     assert measured.warm.requests == 0          # every call answered from the cache
     assert measured.resume.requests == 0
+    assert measured.warm_one.requests == 0      # its one question was asked by the cold run
+    assert measured.warm_one.cpu_s < measured.warm.cpu_s
+    assert measured.cached_ms_per_question == 1000 * (measured.warm.cpu_s - measured.warm_one.cpu_s) / 49
+    assert measured.first_request_lag_s == measured.cold.first_request_s - measured.raw.first_request_s
+    assert 0 < measured.raw.cpu_to_first_request_s < measured.raw.cpu_s        # sampled from /proc
+    assert 0 < measured.cold.cpu_to_first_request_s < measured.cold.cpu_s
     assert measured.cold.first_request_s is not None and 0 < measured.cold.first_request_s < measured.cold.wall_s
     assert measured.wall_ratio > 0 and measured.warm_speedup > 0
     assert measured.cold.cpu_s > 0 and measured.raw.cpu_s > 0
@@ -24,6 +30,10 @@ def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:
     names = [figure.name for figure in client_figures(measured, graph_s)]
     assert any("raw AsyncOpenAI" in name for name in names) and any("--resume" in name for name in names)
     assert any("graph's own time" in name for name in names)
+    targets = {figure.name: figure for figure in target_figures(measured)}
+    assert [name.split(",")[0] for name in targets] == ["CPU per question", "time to the first request",
+                                                         "fully cached re-run"]
+    assert all(figure.target and figure.passed in (True, False) for figure in targets.values())
 
 
 def test_the_report_harness_times_a_synthetic_run(tmp_path: Path) -> None:

@@ -64,7 +64,7 @@ def options(context: StrategyContext) -> tuple[int, float, str]:
 def build(context: StrategyContext):
     count, temperature, selector = options(context)
 
-    def build_prompt(state: QAState) -> dict[str, Any]:
+    async def build_prompt(state: QAState) -> dict[str, Any]:
         return {"messages": vanilla_messages(asked_text(state, context), state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 

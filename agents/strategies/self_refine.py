@@ -80,11 +80,11 @@ def rounds_option(context: StrategyContext) -> int:
 def build(context: StrategyContext):
     rounds = rounds_option(context)
 
-    def build_prompt(state: QAState) -> dict[str, Any]:
+    async def build_prompt(state: QAState) -> dict[str, Any]:
         return {"messages": vanilla_messages(asked_text(state, context), state.get("context")),
                 "trace": [{"step": "build_prompt"}]}
 
-    def start_rounds(state: QAState) -> dict[str, Any]:
+    async def start_rounds(state: QAState) -> dict[str, Any]:
         tokens = sum(call.prompt_tokens + call.completion_tokens for call in state.get("calls", []))
         record = {"round": 0, "answer": state.get("answer"), "confidence": state.get("confidence"),
                   "raw": state.get("raw"), "tokens": tokens, "verdict": None, "refined": False}

@@ -34,7 +34,7 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
     prompt = context.options.get("answer_prompt")
     order = context_order(context)
 
-    def build_prompt(state: QAState) -> dict[str, Any]:
+    async def build_prompt(state: QAState) -> dict[str, Any]:
         repeat = state.get("repeat", 0)
         if prompt:
             messages = benchmark_messages(prompt, state["question"], repeat, context.seed, offers_refusal,

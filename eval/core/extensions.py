@@ -19,8 +19,9 @@ again) replaces the item; another origin is a DuplicateExtensionError naming bot
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, EntryPoints, entry_points
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -35,6 +36,23 @@ class DuplicateExtensionError(ValueError):
 
 class ExtensionLoadError(ValueError):
     """An installed package's extension module that fails to import."""
+
+
+# every entry point by sys.path: `entry_points()` (a SelectableGroups on Python 3.11, EntryPoints
+# from 3.12; `select(group=…)` gives EntryPoints on both)
+_scanned: dict[tuple[str, ...], Any] = {}
+
+
+def declared_points(group: str, name: str | None = None) -> EntryPoints:
+    """The entry points of `group` (called `name`, if given). Every installed distribution is read
+    once per sys.path: each `importlib.metadata.entry_points` call reads them all again (10 ms), and
+    a run asks a dozen times before its first question."""
+    path = tuple(sys.path)
+    if path not in _scanned:
+        _scanned.clear()
+        _scanned[path] = entry_points()
+    found: EntryPoints = _scanned[path].select(group=group)
+    return found if name is None else found.select(name=name)
 
 
 def origin_of(function: Any) -> str:
@@ -82,14 +100,14 @@ class Registry(Generic[T]):
         """Import every module of the entry-point group (once)."""
         if self._loaded:
             return
-        for point in entry_points(group=self.group):
+        for point in declared_points(self.group):
             import_entry_point(point, self.kind)
         self._loaded = True
 
     def load_named(self, name: str) -> bool:
         """Import only the modules the group's entry points called `name` declare (a run needs only
         its own strategies or loader, and some pull in heavy libraries); False when none has it."""
-        points = entry_points(group=self.group, name=name)
+        points = declared_points(self.group, name)
         for point in points:
             import_entry_point(point, self.kind)
         return bool(points)

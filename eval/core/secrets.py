@@ -21,6 +21,7 @@ import os
 import re
 import sys
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Iterable, Iterator, TextIO
 from urllib.parse import parse_qsl, urlsplit
 
@@ -67,10 +68,18 @@ def remember_in_args(args: Iterable[str]) -> None:
             remember_in_url(url)
 
 
+@lru_cache(maxsize=4096)
+def _credential_name(name: str) -> bool:
+    """Whether an environment variable is named like a credential (remembered: this runs for every
+    variable each time a row is written, and the names rarely change)."""
+    return _SECRET_VARIABLE.search(name) is not None
+
+
 def secret_values() -> frozenset[str]:
     """Every secret known now: remembered ones and credential-named environment variables."""
-    from_env = {value for name, value in os.environ.items()
-                if _SECRET_VARIABLE.search(name) and len(value) >= MIN_SECRET_CHARS}
+    environ = os.environ
+    from_env = {value for name in environ if _credential_name(name)
+                if len(value := environ[name]) >= MIN_SECRET_CHARS}
     return frozenset(from_env | _given)
 
 

@@ -23,7 +23,6 @@ from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.run.steps import PostStepInput, register_post_step
-from factprobe.eval.ttc.curves import curve_sizes
 
 
 def samples_answers(strategy: str) -> bool:
@@ -59,6 +58,10 @@ def wants_prefix_picks(config: RunConfig) -> bool:
 
 @register_post_step("prefix_picks", wants_prefix_picks, order=20)
 async def prefix_picks(data: PostStepInput) -> dict[str, Any]:
+    # imported here: the curves import numpy, which a run loads only for its report (every post
+    # step module is imported before the first question)
+    from factprobe.eval.ttc.curves import curve_sizes
+
     samples = data.state.get("samples")
     if not selects_sample(data.strategy) or not samples:
         return {}

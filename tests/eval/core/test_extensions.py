@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,3 +121,30 @@ def test_a_registry_imports_only_its_own_entry_point_when_asked_for_one_name() -
              "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('factprobe.eval.datasets.')))\n")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert "kuq" in out and "musique" not in out and "worldsense" not in out
+
+
+def test_entry_points_are_read_once_per_sys_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Reading entry points scans every installed distribution: a run asks for several groups, so
+    the scan is kept, and read again only when sys.path changes (a folder added may bring more)."""
+    from importlib.metadata import entry_points
+
+    from factprobe.eval.core import extensions
+
+    reads: list[int] = []
+
+    def counted() -> Any:
+        reads.append(1)
+        return entry_points()
+
+    monkeypatch.setattr(extensions, "entry_points", counted)
+    monkeypatch.setattr(extensions, "_scanned", {})
+    strategies = extensions.declared_points("factprobe.strategies")
+    vanilla = extensions.declared_points("factprobe.strategies", "vanilla")
+    loaders = extensions.declared_points("factprobe.loaders")
+    assert len(reads) == 1
+    assert {point.name for point in strategies} == {point.name for point in entry_points(group="factprobe.strategies")}
+    assert [point.name for point in vanilla] == ["vanilla"]
+    assert {point.value for point in loaders} == {point.value for point in entry_points(group="factprobe.loaders")}
+    monkeypatch.syspath_prepend(str(tmp_path))
+    extensions.declared_points("factprobe.strategies")
+    assert len(reads) == 2
