@@ -37,7 +37,7 @@ def http_transport(base_url: str | None) -> Any:
     environment's proxies): at 64 requests in flight it spends half the CPU per request of the
     default httpx pool, which scans every open connection on each request. None (the SDK's default
     httpx client) for a base URL with credentials in it, which aiohttp refuses beside the key's
-    header, and when aiohttp is missing (llama-index-core, a dependency, installs it)."""
+    header, and when aiohttp is missing (the `openai[aiohttp]` dependency installs it)."""
     parts = urlsplit(base_url or "")
     if parts.username or parts.password:
         return None
