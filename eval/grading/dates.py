@@ -61,8 +61,11 @@ def _readings(match: re.Match[str]) -> list[DateValue]:
     month: int | None = None
     if "mon" in g:
         month = int(g["mon"]) if g["mon"].isdigit() else _MONTHS[g["mon"].lower()]
-    fields: set[tuple[int | None, int | None]] = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))} if "a" in g else {
-        (month, int(g["day"]) if "day" in g else None)}
+    fields: set[tuple[int | None, int | None]]
+    if "a" in g:
+        fields = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))}
+    else:
+        fields = {(month, int(g["day"]) if "day" in g else None)}
     readings = []
     for month, day in fields:
         try:
