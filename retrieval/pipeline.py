@@ -58,6 +58,9 @@ class RetrievalSettings:
         if entity_source == "media" and entities == "rules":
             raise StrategyOptionError("--entity-source media needs the model to name the entities; "
                                       "entity extraction by rules reads the question only")
+        if options.get("entity_model") and entities == "rules":
+            raise StrategyOptionError("--entity-model names the entities with a model; entity extraction "
+                                      "by rules calls none")
         try:
             spec = parse_spec(options.get("retriever") or "bm25")
         except RetrievalError as exc:

@@ -96,6 +96,10 @@ class RunConfig(BaseModel):
     entity_source: Literal["question", "media"] = option(
         "question", "rag: where search terms may come from: question (only its own words are kept) or media "
         "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
+    entity_model: str | None = option(
+        None, "rag: the model that names the entities to search for, the same for every model under test "
+        "(any --model form; Video SimpleQA used one multimodal model); unset: the model under test",
+        min_length=1, strategy_option=True)
     answers: Path | None = option(None, "recorded: grade these answers instead of a model's, from a JSONL or "
                                   "TSV/CSV file of id, answer, optional confidence (0-100) and repeat; "
                                   "without --strategies, the recorded strategy runs alone", strategy_option=True)
