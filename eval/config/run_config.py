@@ -90,7 +90,8 @@ class RunConfig(BaseModel):
     selector: Literal["model", "majority", "confidence"] = option(
         "model", "best_of_n: how the answer is picked", strategy_option=True)
     rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)
-    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
+    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web | "
+                            "wikipedia,web (both searched, rankings merged)",
                             min_length=1, strategy_option=True)
     top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
     entity_source: Literal["question", "media"] = option(
