@@ -11,6 +11,10 @@ read off the video and the question), the request asks for the entities of the q
 the attached images or frames; when the run did attach images to that request, a listed entity is
 kept even if the question does not name it (a species or place the frames show). A request that
 went without images (a text setting, an item without media) is read as with the source `question`.
+
+`--entity-model MODEL` names the entities with that model for every model under test (Video
+SimpleQA had one multimodal model extract them for all); its calls count in the strategy's costs,
+as the paper's total inference time counts them.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.wire import IMAGES_SENT
 from factprobe.agents.nodes import ask_completion
+from factprobe.eval.core.errors import StrategyOptionError
 
 ENTITY_PROMPT_VERSION = "1"
 MAX_ENTITIES = 3
@@ -138,6 +143,19 @@ def build_queries(question: str, entities: list[str], combine: bool = True) -> l
     return queries
 
 
+def entity_context(context: StrategyContext) -> StrategyContext:
+    """The context whose model names the entities: `--entity-model`'s (the run loads it into
+    `resources["entity_model"]`), else the model under test."""
+    spec = context.options.get("entity_model")
+    if not spec:
+        return context
+    model = context.resources.get("entity_model")
+    if model is None:
+        raise StrategyOptionError(f"--entity-model {spec}: this strategy context has no such model; the run "
+                                  "loads it into resources['entity_model']")
+    return replace(context, model=model)
+
+
 async def extract_entities(context: StrategyContext, question: str, repeat: int, method: str = "model",
                            source: str = "question") -> tuple[list[str], str, dict[str, Any]]:
     """(entities, how they were found, state update with the model call) for `question`.
@@ -156,8 +174,9 @@ async def extract_entities(context: StrategyContext, question: str, repeat: int,
     template = ENTITY_MEDIA_USER if source == "media" else ENTITY_USER
     messages = [{"role": "system", "content": ENTITY_SYSTEM},
                 {"role": "user", "content": template.format(limit=MAX_ENTITIES, question=question)}]
-    params = replace(context.params(repeat=repeat, max_tokens=40), stop=ENTITY_STOP)
-    completion, update = await ask_completion(context, messages, "extract_entities", params)
+    asker = entity_context(context)
+    params = replace(asker.params(repeat=repeat, max_tokens=40), stop=ENTITY_STOP)
+    completion, update = await ask_completion(asker, messages, "extract_entities", params)
     seen = source == "media" and bool(completion.extra.get(IMAGES_SENT))
     entities = parse_entities(completion.text, question, seen_in_media=seen)
     if entities:

@@ -50,6 +50,8 @@ def extract_node(context: StrategyContext, settings: Any):
         step = {"step": "queries", "method": method, "entities": entities, "queries": queries}
         if settings.entity_source != "question":
             step["entity_source"] = settings.entity_source
+        if context.options.get("entity_model") and method != "rules":
+            step["entity_model"] = context.resources["entity_model"].name
         if method != "rules":
             step["prompt_version"] = ENTITY_PROMPT_VERSION
         return {"queries": queries, "calls": update["calls"], "trace": [*update["trace"], step]}

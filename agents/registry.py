@@ -14,6 +14,8 @@ from factprobe.eval.core.extensions import DEFAULT_ORDER, DuplicateExtensionErro
 from factprobe.eval.core.suggest import did_you_mean
 
 GraphBuilder = Callable[[StrategyContext], Any]
+# the run options retrieval in front of a strategy reads (factprobe.agents.rag, `X+rag`)
+RETRIEVAL_READS = ("retriever", "top_k", "entity_source", "entity_model")
 
 
 @dataclass(frozen=True)
@@ -145,7 +147,7 @@ def rag_composition(base: Any) -> Any:
     def build(context: StrategyContext):
         return with_retrieval(base.build(context), context)
 
-    reads = None if base.reads is None else (*base.reads, "retriever", "top_k", "entity_source")
+    reads = None if base.reads is None else (*base.reads, *RETRIEVAL_READS)
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
                         reads=reads, selects=base.selects, refines=base.refines, recorded=base.recorded)

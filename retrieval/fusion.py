@@ -59,3 +59,17 @@ class HybridSearch:
         fused = reciprocal_rank_fusion([self.lexical.search(query, depth), self.dense.search(query, depth)],
                                        source=self.name)
         return fused[:top_k]
+
+
+class MultiSourceSearch:
+    """Several search engines asked the same query (`--retriever wikipedia,web`), their rankings
+    fused by RRF; each passage keeps its own source. A source that fails fails the search: a
+    ranking silently missing one source is not the one asked for."""
+
+    def __init__(self, sources: Sequence[Retriever]) -> None:
+        self.sources = list(sources)
+        self.name = ",".join(source.name for source in self.sources)
+        self.key = f"sources-rrf{RRF_K}({','.join(source.key for source in self.sources)})"
+
+    def search(self, query: str, top_k: int) -> list[RetrievedPassage]:
+        return reciprocal_rank_fusion([source.search(query, top_k) for source in self.sources])[:top_k]

@@ -58,6 +58,9 @@ class RetrievalSettings:
         if entity_source == "media" and entities == "rules":
             raise StrategyOptionError("--entity-source media needs the model to name the entities; "
                                       "entity extraction by rules reads the question only")
+        if options.get("entity_model") and entities == "rules":
+            raise StrategyOptionError("--entity-model names the entities with a model; entity extraction "
+                                      "by rules calls none")
         try:
             spec = parse_spec(options.get("retriever") or "bm25")
         except RetrievalError as exc:
@@ -98,7 +101,7 @@ class RetrievalPipeline:
             raise RetrievalError(spec.name, "the corpus is empty: this dataset has no shared corpus and "
                                  f"question {question.id!r} brings none; use --retriever {spec.name}:PATH "
                                  "(a JSONL file or folder of documents), wikipedia or web")
-        return self.shared, str(spec.path) if spec.path else ("dataset" if spec.local else spec.name)
+        return self.shared, str(spec.path) if spec.path else ("dataset" if spec.local else str(spec))
 
     def _search_sync(self, question: Question, queries: list[str], top_k: int) -> dict[str, Any]:
         started = time.perf_counter()

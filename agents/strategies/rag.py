@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.rag import with_retrieval
-from factprobe.agents.registry import register_strategy
+from factprobe.agents.registry import RETRIEVAL_READS, register_strategy
 from factprobe.agents.strategies.vanilla import build as build_vanilla
 
 
 @register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla",
-                   retrieves=True, reads=("retriever", "top_k", "entity_source"), order=40)
+                   retrieves=True, reads=RETRIEVAL_READS, order=40)
 def build(context: StrategyContext):
     return with_retrieval(build_vanilla(context), context)

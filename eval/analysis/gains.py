@@ -14,6 +14,9 @@ baseline). Uncertainty treats the question as the unit, keeping its repeats toge
 With fewer than two questions the intervals are null.
 Costs: over the pairs where neither row failed (answerable or not), mean latency and mean tokens
 (prompt + completion) of the strategy divided by the baseline's; None when the baseline's is 0.
+`latency_total_ratio`: the strategy's total compute time (`latency_s_total`, every row that did not
+fail) over the baseline's, the ratio of the totals a reader of `strategies` would divide; it equals
+`latency_ratio` when both finished the same rows.
 """
 
 from __future__ import annotations
@@ -51,6 +54,11 @@ def cost_ratio(values: list[float], baseline: list[float]) -> float | None:
     if top is None or not bottom:
         return None
     return top / bottom
+
+
+def total_ratio(values: np.ndarray, baseline: np.ndarray) -> float | None:
+    bottom = float(baseline.sum())
+    return float(values.sum()) / bottom if bottom else None
 
 
 def uncertainty(question_ids: list[str], a: np.ndarray, b: np.ndarray, seed: int,
@@ -110,6 +118,7 @@ def compare(rows: list[Result], baseline: Mapping[tuple[str, int], Result] | lis
         "accuracy_delta": delta("accuracy"),
         **uncertainty([question_ids[i] for i in a_index[scored]], a_codes, b_codes, seed, n_resamples, n_flips),
         "latency_ratio": cost_ratio(ours.latency_s[a_done], theirs.latency_s[b_done]),
+        "latency_total_ratio": total_ratio(ours.latency_s[ours.finished], theirs.latency_s[theirs.finished]),
         "tokens_ratio": cost_ratio(ours.prompt_tokens[a_done] + ours.completion_tokens[a_done],
                                    theirs.prompt_tokens[b_done] + theirs.completion_tokens[b_done]),
     }
@@ -127,7 +136,7 @@ def gains(data: SummaryInput) -> dict[str, dict[str, Any]]:
            if name != name_of_baseline}
     for name, entry in out.items():   # recorded answers have no measured costs to divide
         if data.strategy_flag(name, "recorded") or data.strategy_flag(name_of_baseline, "recorded"):
-            entry.update(latency_ratio=None, tokens_ratio=None)
+            entry.update(latency_ratio=None, latency_total_ratio=None, tokens_ratio=None)
     return out
 
 

@@ -90,12 +90,17 @@ class RunConfig(BaseModel):
     selector: Literal["model", "majority", "confidence"] = option(
         "model", "best_of_n: how the answer is picked", strategy_option=True)
     rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)
-    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web",
+    retriever: str = option("bm25", "rag: bm25 | dense | hybrid (each also NAME:PATH) | wikipedia | web | "
+                            "wikipedia,web (both searched, rankings merged)",
                             min_length=1, strategy_option=True)
     top_k: int = option(3, "rag: passages given to the model", ge=1, le=100, strategy_option=True)
     entity_source: Literal["question", "media"] = option(
         "question", "rag: where search terms may come from: question (only its own words are kept) or media "
         "(the model, shown the question's images or frames, may also name what they show)", strategy_option=True)
+    entity_model: str | None = option(
+        None, "rag: the model that names the entities to search for, the same for every model under test "
+        "(any --model form; Video SimpleQA used one multimodal model); unset: the model under test",
+        min_length=1, strategy_option=True)
     answers: Path | None = option(None, "recorded: grade these answers instead of a model's, from a JSONL or "
                                   "TSV/CSV file of id, answer, optional confidence (0-100) and repeat; "
                                   "without --strategies, the recorded strategy runs alone", strategy_option=True)

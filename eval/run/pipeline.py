@@ -39,6 +39,7 @@ from factprobe.eval.media.attach import (
 )
 from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
 from factprobe.eval.run.confidence import check_confidence_config
+from factprobe.eval.run.entity_model import load_entity_model
 from factprobe.eval.run.failures import (
     EXIT_TOO_MANY_ERRORS,
     error_report,
@@ -206,7 +207,7 @@ def execute_run(config: RunConfig, resume: bool, console: Console, report: bool 
                           "--workers or --executor: drop one of them" if config.shard else
                           "a run split by --workers or --executor is started by factprobe.eval.run.launch")
     run_dir = RunDir(run_folder(config))
-    remember_in_args([config.model, config.judge or ""])   # the Python API passes no argv
+    remember_in_args([config.model, config.judge or "", config.entity_model or ""])   # the Python API passes no argv
     try:
         with redacted_output():                # printed text too: the Python API and sweeps
             return _execute_locked(config, resume, console, run_dir, report)
@@ -279,13 +280,16 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
                        limits=request_limits(config)) if config.judge else None
     grader = make_grader(config, judge_with_media(judge, config.judge_media))
-    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media, judge)
+    entity_model = load_entity_model(config, questions, request_limits(config))
+    runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media, judge,
+                    entity_model)
     # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = [row for row in ungraded if runner.grader.regrades(row)]
     if not resume:
         manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
         manifest["multiple_choice"] = choices_entry(config, questions, judge)
+        manifest["entity_model"] = entity_model.describe() if entity_model else None
         if config.shard is not None:
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)

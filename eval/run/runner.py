@@ -72,7 +72,8 @@ class Runner:
 
     def __init__(self, config: RunConfig, dataset: Dataset, model: ChatModel, grader: Grader,
                  run_dir: RunDir, post_steps: list[PostStep], console: Console,
-                 media: RunMedia | None = None, judge: ChatModel | None = None) -> None:
+                 media: RunMedia | None = None, judge: ChatModel | None = None,
+                 entity_model: ChatModel | None = None) -> None:
         self.config = config
         self.media = media or RunMedia()
         self.dataset = dataset
@@ -83,7 +84,8 @@ class Runner:
         self.context = StrategyContext(
             model=AttachingModel(model), seed=config.seed, temperature=config.temperature,
             max_tokens=config.max_tokens, options=config.strategy_options(),
-            resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge})
+            resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge,
+                       "entity_model": entity_model})
         self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
 
     async def answer(self, job: Job) -> Result:

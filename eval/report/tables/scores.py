@@ -102,6 +102,10 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
     notes += [f"{baseline}: {num(base.get('latency_s_mean'))} s and {num(total_tokens(base), 0)} tokens "
              f"per question", "Δ: strategy − baseline on the same (question, repeat) pairs; 95% CI: bootstrap "
              "resampling questions with their repeats; p: clustered sign-flip test of the Δ beside it"]
+    totals = [f"{name} {num(s['latency_s_total'] / 60, 1)}" for name, s in summary["strategies"].items()
+              if s.get("latency_s_total") is not None]
+    if totals:
+        notes.append(f"compute time in total, minutes: {', '.join(totals)}")
     if excluded:
         notes.append("excl.: ungraded + errors, left out of the scores")
     if several > 1:

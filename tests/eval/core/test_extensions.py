@@ -78,7 +78,7 @@ def test_builtin_order_is_fixed_by_the_registrations() -> None:
         "simpleqa_scores", "costs", "retrieval_scores", "verbal_calibration", "confidence_cost",
         "videosimpleqa_f_score"]
     assert [name.rsplit(".", 1)[1] for name in report.TABLES.items()] == [
-        "scores_table", "groups_table", "modality_table", "retrieval_table", "ttc_table", "self_awareness_table", "per_hop_table",
+        "scores_table", "groups_table", "repeats_table", "modality_table", "retrieval_table", "ttc_table", "self_awareness_table", "per_hop_table",
         "decomposition_table", "calibration_table", "calibration_gains_table", "multiple_choice_table"]
     assert [name.rsplit(".", 1)[1] for name in report.PLOTS.items()] == [
         "gains_plot", "ttc_plot", "per_hop_plot", "reliability_diagrams", "confidence_histogram", "risk_coverage_curves",
