@@ -79,6 +79,12 @@ def write_questions(path: Path, questions: list[Question]) -> Path:
     return path
 
 
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    """A JSONL file holding `records`, one per line."""
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
 Body = dict | bytes
 
 
