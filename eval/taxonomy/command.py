@@ -94,10 +94,12 @@ def sample_size(sample_per: list[str]) -> int:
 
 
 def chosen_kinds(args: argparse.Namespace) -> KindSet:
+    """The kinds of `--kinds FILE`, else of `--preset`."""
     return read_kinds_file(args.kinds) if args.kinds is not None else preset(args.preset)
 
 
 def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
+    """`factprobe taxonomy DIR`: classify the pending errors, print the table, rewrite the report."""
     if args.concurrency < 1:                                 # refused before the run directory is read
         raise OptionError(f"--concurrency {args.concurrency}: judge calls at a time must be at least 1")
     run_dir = RunDir(args.dir)
