@@ -126,3 +126,10 @@ def test_the_judge_reads_the_whole_reply() -> None:
     assert "The river port at the Tagus mouth." in last_user(model.calls[0][0])
     asyncio.run(judge.grade(CAPITAL, "Lisbon"))
     assert "Answer to grade: Lisbon" in last_user(model.calls[1][0])
+
+
+def test_audit_grader_checks_the_judge_options_as_a_run_does(tmp_path, capsys) -> None:
+    """audit-grader takes the run's own definitions of the judge's options: a near miss exits 2 naming
+    the flag and the closest value, before any case is read."""
+    code, _, err = audit_json(capsys, str(tmp_path / "absent.jsonl"), "--judge-prompt", "simpleqa-verifed")
+    assert code == 2 and "--judge-prompt = 'simpleqa-verifed'" in err and "did you mean 'simpleqa-verified'" in err
