@@ -32,7 +32,7 @@ from factprobe.agents.graph_chat_model import RECORDED
 from factprobe.agents.linear import linear_graph
 from factprobe.agents.models.base import ChatModel, Message
 from factprobe.agents.nodes import ask
-from factprobe.agents.registry import STRATEGIES, StrategySpec, check_name, register
+from factprobe.agents.registry import STRATEGIES, GraphBuilder, StrategySpec, check_name, register
 from factprobe.agents.state import QAState
 from factprobe.eval.core.schema import CallRecord, Question
 
@@ -179,9 +179,9 @@ class NodeTrace:
         self.seen_chat = len(self.counter.records)
 
 
-def wrap_graph(name: str, compiled_graph: Any):
+def wrap_graph(name: str, compiled_graph: Any) -> GraphBuilder:
     """A StrategySpec builder: the user's graph as one timed node over QAState."""
-    def build(context: StrategyContext):
+    def build(context: StrategyContext) -> Any:
         async def run_user_graph(state: QAState) -> dict[str, Any]:
             inputs: dict[str, Any] = {"question": state["question"].question}
             if state.get("context") is not None:

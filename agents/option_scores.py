@@ -35,6 +35,7 @@ def letter_logprobs(token: TokenLogprob, letters: tuple[str, ...]) -> dict[str, 
 
 
 def log_sum_exp(values: list[float]) -> float:
+    """log(Σ exp(v)) of a non-empty list, without overflow."""
     peak = max(values)
     return peak + math.log(sum(math.exp(value - peak) for value in values))
 

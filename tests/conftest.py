@@ -1,4 +1,5 @@
-"""Shared fixtures: paths to ../shared/datasets (skipped when absent) and the embedded model."""
+"""Shared fixtures: paths to ../shared/datasets (skipped when absent), the embedded model, each
+test's own cache and, on request, its own copy of the strategy registry."""
 
 from __future__ import annotations
 
@@ -38,3 +39,12 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("FACTPROBE_CACHE", str(folder))
     index_cache.forget_memory()
     return folder
+
+
+@pytest.fixture
+def own_strategy_registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The test registers strategies into a copy of the registry, so they do not leak into others."""
+    from factprobe.agents import registry
+
+    registry.strategies()
+    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))

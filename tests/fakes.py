@@ -79,6 +79,12 @@ def write_questions(path: Path, questions: list[Question]) -> Path:
     return path
 
 
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    """A JSONL file holding `records`, one per line."""
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
 Body = dict | bytes
 
 
@@ -266,13 +272,15 @@ def wait_for_port(url: str, timeout_s: float = 5.0) -> None:
 
 
 Reply = Callable[[dict], "str | tuple[str, dict]"]
+Logprobs = Callable[[dict], "list[dict] | None"]
 
 
 class ChatServer:
     """An OpenAI-compatible server on 127.0.0.1 (`/v1/models`, `/v1/chat/completions`) that records
-    every request body and answers `reply(body)`: the reply's text, or (text, usage counts)."""
+    every request body and answers `reply(body)`: the reply's text, or (text, usage counts). With
+    `logprobs`, the reply also carries `logprobs.content` = `logprobs(body)` (none when it is None)."""
 
-    def __init__(self, reply: Reply, model: str = "scripted") -> None:
+    def __init__(self, reply: Reply, model: str = "scripted", logprobs: Logprobs | None = None) -> None:
         self.requests: list[dict] = []
         self.model = model
         server = self
@@ -297,9 +305,11 @@ class ChatServer:
                 text, usage = answered if isinstance(answered, tuple) else (answered, {})
                 usage = {"prompt_tokens": 5, "completion_tokens": 5, **usage}
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
+                content = logprobs(body) if logprobs else None
                 self._send({"id": "c", "object": "chat.completion", "created": 0,
                             "model": body.get("model", server.model),
-                            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                            "choices": [{"index": 0, "finish_reason": "stop",
+                                         "logprobs": {"content": content} if content else None,
                                          "message": {"role": "assistant", "content": text}}],
                             "usage": usage})
 

@@ -55,6 +55,7 @@ def letter_messages(context: StrategyContext, state: QAState) -> list[dict[str, 
 
 
 def check_backend(context: StrategyContext) -> None:
+    """StrategyOptionError, before the run, for a model that returns no token log-probabilities."""
     if not context.model.supports_logprobs:
         raise StrategyOptionError(f"option_likelihood scores options by token log-probabilities, which "
                                   f"{context.model.name} does not return; use the local backend or an "

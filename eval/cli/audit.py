@@ -14,7 +14,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
-from factprobe.eval.config.options import add_run_options, member_of
+from factprobe.eval.config.options import OptionError, add_run_options, checked_options
+from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.format import pct
 from factprobe.eval.core.schema import Grade
 from factprobe.eval.grading.audit import (
@@ -28,7 +29,7 @@ from factprobe.eval.grading.audit import (
     load_cases,
     resolved_grades,
 )
-from factprobe.eval.grading.base import Grader, HedgingPolicy
+from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.cascade import (
     GRADER_CHOICES,
     CascadeGrader,
@@ -38,12 +39,13 @@ from factprobe.eval.grading.cascade import (
 )
 from factprobe.eval.grading.judge import JudgeGrader
 from factprobe.eval.grading.judge_loader import load_judge
-from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JUDGE_POLICIES
+from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT
 from factprobe.eval.grading.service import GradingService
 from factprobe.eval.multiple_choice.audit import CHOICE_GRADERS, ChoiceAuditGrader
 from factprobe.eval.store.atomic import atomic_write_text
 
 BUILTIN = "builtin"
+JUDGE_OPTIONS = ("judge", "hedging", "judge_prompt", "judge_prompt_file", "judge_labels", "use_cache")
 PROGRESS_MIN_CASES = 20  # a judge grading fewer cases finishes before a bar is worth drawing
 
 
@@ -58,17 +60,9 @@ def add_audit_grader_command(sub: Any) -> None:
                        help="rules | judge | cascade (default: judge with --judge, else rules); for cases "
                             "with `options`: choice-judge (the judge's True/False verdict, --choice-grading "
                             "judge) | choice-letter (the answer mapped to a letter, --choice-grading letter)")
-    audit.add_argument("--judge", help="judge model, as for `factprobe run --judge`")
-    audit.add_argument("--hedging", type=member_of(HedgingPolicy), metavar="{accept | penalize}",
-                       default=HedgingPolicy.ACCEPT,
-                       help="hedged answers containing the gold: accept (default) | penalize")
-    audit.add_argument("--judge-prompt", dest="judge_prompt", choices=list(JUDGE_POLICIES),
-                       default=DEFAULT_JUDGE_PROMPT, help="the judge's grading policy")
-    audit.add_argument("--judge-prompt-file", dest="judge_prompt_file", type=Path, metavar="FILE",
-                       help="the judge's prompt from a template with {question}, {gold} and {answer}")
-    add_run_options(audit, ["judge_labels"])   # the run's own definition of --judge-labels
-    audit.add_argument("--no-cache", dest="use_cache", action="store_false",
-                       help="do not read or write the judge's response cache")
+    add_run_options(audit, list(JUDGE_OPTIONS))   # the run's own definitions of the judge's options
+    audit.set_defaults(**{name: RunConfig.model_fields[name].get_default(call_default_factory=True)
+                          for name in JUDGE_OPTIONS})
     audit.add_argument("--json", action="store_true", help="print the audit as one JSON object")
     audit.add_argument("--per-case", dest="per_case", metavar="FILE", type=Path,
                        help="write one JSONL row per case: its fields plus grade, grader and grade_note")
@@ -125,10 +119,11 @@ def make_audit_grader(args: argparse.Namespace, cases: list[LoadedCase] | None =
 def cmd_audit_grader(args: argparse.Namespace, console: Console) -> int:
     """Grade the cases and print the audit; exit 2 on bad input or clashing options."""
     try:
+        checked_options({name: getattr(args, name) for name in JUDGE_OPTIONS if name != "judge_labels"})
         path = cases_path(args)
         cases = load_cases(path)
         grader = make_audit_grader(args, cases, path)
-    except (CasesError, GraderConfigError) as exc:
+    except (CasesError, GraderConfigError, OptionError) as exc:
         print(f"factprobe: {exc}", file=sys.stderr)
         return 2
     if isinstance(grader, (JudgeGrader, CascadeGrader, ChoiceAuditGrader)) and len(cases) >= PROGRESS_MIN_CASES:

@@ -97,6 +97,8 @@ def plot_durations(durations: dict[str, Any] | None, folder: Path) -> Path | Non
 
 
 def cmd_describe(args: argparse.Namespace, console: Console) -> int:
+    """`factprobe datasets describe D`: the dataset's description as a table or JSON; with --plot DIR,
+    its durations histogram."""
     media = getattr(args, "media", None)
     if media is not None and not media.is_dir():
         raise OptionError(f"--media {media}: no such folder")

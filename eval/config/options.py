@@ -27,8 +27,8 @@ def comma_list(text: str) -> list[str]:
 def path_arg(text: str) -> Path:
     """A path option's value; an empty one (which would mean the current directory) is refused."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("must not be empty (an empty path would write into the current "
-                                         "directory); name a folder")
+        raise argparse.ArgumentTypeError("must not be empty (an empty path would mean the current "
+                                         "directory); name a file or folder")
     return Path(text)
 
 

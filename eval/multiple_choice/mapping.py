@@ -15,7 +15,8 @@ recorded apart from the strategy's cost.
 Grading: the mapped letter against the gold letter of the shown order: CORRECT or INCORRECT; the
 refusal option (when offered) is NOT_ATTEMPTED. An answer that maps to no option is NOT_ATTEMPTED
 when it is a refusal (or empty), INCORRECT otherwise: a reply that names something outside the
-options did attempt an answer.
+options did attempt an answer. A mapping reply that is neither a shown letter nor NONE decides
+nothing: the answer is UNGRADED (factprobe.eval.multiple_choice.step).
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ def parse_mapper_reply(text: str, shown: ShownChoices) -> str | None:
     if not lines or _NONE.match(lines[0]):
         return None
     return letter_by_rules(lines[0], shown)
+
+
+def says_none(text: str) -> bool:
+    """Whether the mapping reply's first non-empty line is NONE (the reply chooses no option)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return bool(lines) and _NONE.match(lines[0]) is not None
 
 
 async def letter_by_model(model: ChatModel, answer: str, shown: ShownChoices,

@@ -19,11 +19,12 @@ mapped letter and how it was mapped ("rule", "model" or None), the mapping model
 verdict call's tokens and latency (measurement, not strategy cost).
 
 A failed mapping or verdict call leaves the answer UNGRADED (the service's policy) with the error
-also in `post_step_errors`, so --resume answers and grades the row again; a gold answer that is
-not one of the choices is UNGRADED too (an unanswerable question, MM-SAP's BeyondVisQA, is graded
-like any other: the refusal option or a refusal is NOT_ATTEMPTED, any option chosen INCORRECT). On
---resume such a row is never re-graded by the run's own grader (GradingService.regrades): its
-grading policy stays the letter's.
+also in `post_step_errors`, so --resume answers and grades the row again. A mapping reply that
+is neither a shown letter nor NONE, and a verdict neither True nor False, leave it UNGRADED with
+the reply quoted in the grade note. A gold answer that is not one of the choices is UNGRADED too
+(an unanswerable question, MM-SAP's BeyondVisQA, is graded like any other: the refusal option or a
+refusal is NOT_ATTEMPTED, any option chosen INCORRECT). On --resume such a row is never re-graded
+by the run's own grader (GradingService.regrades): its grading policy stays the letter's.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from factprobe.eval.multiple_choice.mapping import (
     letter_by_rules,
     mapper_messages,
     parse_mapper_reply,
+    says_none,
 )
 from factprobe.eval.multiple_choice.verdict import read_verdict, verdict_messages
 from factprobe.eval.run.steps import PostStepInput, register_post_step
@@ -107,6 +109,9 @@ class ChoiceGrader:
             self.letter = parse_mapper_reply(completion.text, shown)
             if self.letter is None:
                 self.mapped_by = None
+                if not says_none(completion.text):   # neither an option nor NONE: nothing was decided
+                    return GradeOutcome(Grade.UNGRADED, self.name, f"unreadable mapping reply from "
+                                        f"{self.model.name} (a letter or NONE expected): {completion.text[:80]!r}")
         gold = shown.gold_letter or "none: unanswerable"
         by = f"{self.mapped_by} ({self.model.name})" if self.mapped_by == "model" and self.model else self.mapped_by
         note = f"option {self.letter} (gold {gold}), mapped by {by}" if self.letter else "no option"

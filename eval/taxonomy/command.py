@@ -65,7 +65,9 @@ async def classify_pending(model: ChatModel, run_dir: RunDir, judge: str, concur
     done = record.done(judge, kinds.name, media is not None, hear)
     record.select(kinds.name, kinds.counted, sample)
     pending = [row for row in rows if (row.key, row.grade.value) not in done]
-    semaphore = asyncio.Semaphore(max(1, concurrency))
+    if concurrency < 1:
+        raise OptionError(f"--concurrency {concurrency}: judge calls at a time must be at least 1")
+    semaphore = asyncio.Semaphore(concurrency)
     failures: list[str] = []
 
     async def one(row: Result) -> None:
@@ -92,10 +94,14 @@ def sample_size(sample_per: list[str]) -> int:
 
 
 def chosen_kinds(args: argparse.Namespace) -> KindSet:
+    """The kinds of `--kinds FILE`, else of `--preset`."""
     return read_kinds_file(args.kinds) if args.kinds is not None else preset(args.preset)
 
 
 def cmd_taxonomy(args: argparse.Namespace, console: Console) -> int:
+    """`factprobe taxonomy DIR`: classify the pending errors, print the table, rewrite the report."""
+    if args.concurrency < 1:                                 # refused before the run directory is read
+        raise OptionError(f"--concurrency {args.concurrency}: judge calls at a time must be at least 1")
     run_dir = RunDir(args.dir)
     manifest = run_dir.read_manifest()
     kinds = chosen_kinds(args)                               # a bad kinds file exits 2 before any call

@@ -102,6 +102,7 @@ DEFAULT_PRESET = "default"
 
 
 def preset(name: str) -> KindSet:
+    """The kind set of a `--preset` name."""
     return PRESETS[name]
 
 

@@ -32,10 +32,12 @@ def _count(row: Result, name: str) -> bool:
 
 
 def shown_images(row: Result) -> bool:
+    """Whether the row's question was asked with images."""
     return _count(row, "images")
 
 
 def heard_audio(row: Result) -> bool:
+    """Whether the row's question was asked with a sound track."""
     return _count(row, "audio")
 
 
@@ -49,6 +51,7 @@ class JudgeMedia:
     note: str | None = None
 
     def for_row(self, row: Result) -> tuple[list[str], list[str]]:
+        """The images and sound tracks the judge is sent with this row: those its question was asked with."""
         images = self.images.get(row.question_id, []) if shown_images(row) else []
         audio = self.audio.get(row.question_id, []) if heard_audio(row) else []
         return images, audio

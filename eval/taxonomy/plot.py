@@ -19,6 +19,7 @@ from factprobe.eval.taxonomy.kinds import PENDING, UNCLASSIFIED  # noqa: E402
 
 @report_plot(order=60)
 def taxonomy_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
+    """taxonomy.png: each strategy's shares of the kinds, stacked; None without taxonomy counts."""
     counts = summary.get("taxonomy") or {}
     if not counts:
         return None

@@ -37,6 +37,7 @@ def covered_rows(rows: list[Result]) -> list[Result]:
 
 
 def entry_key(entry: dict[str, Any]) -> Key:
+    """The row an entry classifies: (question id, strategy, repeat)."""
     return (entry["question_id"], entry["strategy"], entry["repeat"])
 
 
@@ -122,6 +123,7 @@ class TaxonomyFile:
         return kind_set, kinds, {entry_key(e): e for e in entries if kind_set_of(e) == kind_set}
 
     def append(self, entry: dict[str, Any]) -> None:
+        """Append one verdict to the file (secrets redacted), flushed at once."""
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(redact_values(json.dumps(entry, ensure_ascii=False)) + "\n")
             handle.flush()

@@ -23,6 +23,7 @@ from factprobe.eval.taxonomy.record import TaxonomyFile, covered_rows, grade_of
 
 @summary_section("taxonomy", order=160)
 def taxonomy(data: SummaryInput) -> dict[str, dict[str, Any]]:
+    """The `taxonomy` section (keys in the module docstring); {} for a run never classified."""
     if data.directory is None:
         return {}
     record = TaxonomyFile(data.directory)

@@ -18,11 +18,7 @@ from factprobe.eval.core.schema import Question
 from factprobe.eval.run.runner import state_costs
 from tests.fakes import ScriptedModel, last_user
 
-
-@pytest.fixture(autouse=True)
-def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    registry.strategies()
-    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
+pytestmark = pytest.mark.usefixtures("own_strategy_registry")
 
 
 class DraftState(TypedDict, total=False):

@@ -1,7 +1,7 @@
 """`option_likelihood`: options chosen by the log-probability of their letters (MM-SAP Table 7).
 
 Remote paths run against an OpenAI-compatible server the test starts on 127.0.0.1, which returns
-scripted `logprobs.content` (or none); the local path runs the embedded SmolLM2 GGUF and skips
+scripted `logprobs.content` (or none; tests/fakes.py ChatServer); the local path runs the embedded SmolLM2 GGUF and skips
 without the local extra. Questions are invented.
 """
 
@@ -11,8 +11,6 @@ import asyncio
 import json
 import math
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
 
@@ -24,7 +22,7 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.registry import get_strategy
 from factprobe.eval.core.schema import Question
 from tests.conftest import requires_local_model
-from tests.fakes import ScriptedModel
+from tests.fakes import ChatServer, ScriptedModel
 
 QUESTIONS = [
     {"id": "lake", "question": "Which invented lake lies north of Dorvel?",
@@ -35,53 +33,11 @@ QUESTIONS = [
 # what the scripted server finds most likely: the gold on `lake`, a wrong option on `peak`
 FAVOURED = {"lake": "Lake Corra", "peak": "Mount Hult"}
 
-class LogprobServer:
-    """An OpenAI-compatible chat server on 127.0.0.1 whose replies carry `logprobs(body)` (or
-    none when it returns None); records every request body."""
 
-    def __init__(self, logprobs: Callable[[dict], list[dict] | None]) -> None:
-        self.requests: list[dict] = []
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def _send(self, body: dict) -> None:
-                payload = json.dumps(body).encode()
-                self.send_response(200)
-                self.send_header("content-type", "application/json")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
-                self._send({"object": "list", "data": [{"id": "fake", "object": "model", "created": 0,
-                                                        "owned_by": "tests"}]})
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
-                server.requests.append(body)
-                content = logprobs(body)
-                text = content[0]["token"] if content else "A"
-                self._send({"id": "c", "object": "chat.completion", "created": 0, "model": "fake",
-                            "choices": [{"index": 0, "finish_reason": "stop",
-                                         "logprobs": {"content": content} if content else None,
-                                         "message": {"role": "assistant", "content": text}}],
-                            "usage": {"prompt_tokens": 30, "completion_tokens": 1, "total_tokens": 31}})
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-
-    def __enter__(self) -> "LogprobServer":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-        self.thread.join(timeout=5)
+def logprob_server(logprobs: Callable[[dict], list[dict] | None]) -> ChatServer:
+    """A server on 127.0.0.1 whose replies carry `logprobs(body)` (none when it returns None) and
+    whose text is the first token's (or "A")."""
+    return ChatServer(lambda body: (logprobs(body) or [{"token": "A"}])[0]["token"], "fake", logprobs)
 
 
 def shown_letters(body: dict) -> dict[str, str]:
@@ -116,7 +72,7 @@ def rows_of(out: Path) -> dict[str, dict]:
 @pytest.mark.parametrize("preset", [[], ["--preset", "mmsap", "--repeats", "1"]], ids=["own prompt", "mmsap preset"])
 def test_the_most_likely_letter_is_the_answer_and_every_score_is_traced(tmp_path: Path, preset: list[str]) -> None:
     out = tmp_path / "run"
-    with LogprobServer(favoured_logprobs) as server:
+    with logprob_server(favoured_logprobs) as server:
         code = cli.main(["run", "--dataset", f"mcq:{dataset(tmp_path, QUESTIONS)}", "--strategies",
                          "option_likelihood", "--model", f"openai:fake@{server.url}", "--out", str(out), *preset])
         chats = [body for body in server.requests if "messages" in body]
@@ -145,7 +101,7 @@ def test_the_most_likely_letter_is_the_answer_and_every_score_is_traced(tmp_path
 
 def test_a_server_without_logprobs_fails_the_row_naming_the_backend(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    with LogprobServer(lambda body: None) as server:
+    with logprob_server(lambda body: None) as server:
         cli.main(["run", "--dataset", f"mcq:{dataset(tmp_path, QUESTIONS[:1])}", "--strategies",
                   "option_likelihood", "--model", f"openai:fake@{server.url}", "--out", str(out)])
     row = rows_of(out)["lake"]
@@ -158,7 +114,7 @@ def test_an_open_question_fails_its_row_and_a_backend_without_logprobs_is_refuse
     open_path = tmp_path / "open.jsonl"
     open_path.write_text(Question(id="open", question="Which invented river feeds Lake Amsy?",
                                   answer="Tovel").model_dump_json() + "\n", encoding="utf-8")
-    with LogprobServer(favoured_logprobs) as server:
+    with logprob_server(favoured_logprobs) as server:
         cli.main(["run", "--dataset", f"jsonl:{open_path}", "--strategies", "option_likelihood",
                   "--model", f"openai:fake@{server.url}", "--out", str(tmp_path / "open")])
     row = rows_of(tmp_path / "open")["open"]

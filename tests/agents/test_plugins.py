@@ -21,12 +21,7 @@ from factprobe.eval.core.schema import Question
 from factprobe.eval.run.runner import state_costs
 from tests.fakes import ScriptedModel
 
-
-@pytest.fixture(autouse=True)
-def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test registers into a copy of the registry, so user strategies do not leak."""
-    registry.strategies()
-    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
+pytestmark = pytest.mark.usefixtures("own_strategy_registry")
 
 
 class UserState(TypedDict, total=False):

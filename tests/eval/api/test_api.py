@@ -14,7 +14,6 @@ import pytest
 import factprobe
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
-from factprobe.agents import registry
 from factprobe.eval.core.schema import Question, Result
 from factprobe.eval.run.session import RunFailed
 from tests.fakes import ScriptedModel, last_user, write_questions
@@ -83,11 +82,9 @@ def dataset(tmp_path: Path) -> str:
 
 
 @pytest.fixture
-def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedModel:
+def scripted(monkeypatch: pytest.MonkeyPatch, own_strategy_registry: None) -> ScriptedModel:
     model = ScriptedModel(capital_script)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: model)
-    registry.strategies()
-    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
     return model
 
 

@@ -14,7 +14,6 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
-from factprobe.agents import registry
 from factprobe.eval.config.options import OptionError, add_run_options, checked_options
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
@@ -119,10 +118,9 @@ def test_token_prob_min_is_explained_not_just_refused(tmp_path, capsys) -> None:
     assert "token_prob_min is recorded by the token_prob method" in err and "--confidence token_prob" in err
 
 
-def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(tmp_path, monkeypatch) -> None:
+def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(
+        tmp_path, monkeypatch, own_strategy_registry) -> None:
     """The plugin's strategy answers without a model call; the run is resumed from elsewhere."""
-    registry.strategies()
-    monkeypatch.setattr(registry.STRATEGIES, "_items", dict(registry.STRATEGIES._items))
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(lambda m, p: "Answer: x"))
     here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
     here.mkdir()

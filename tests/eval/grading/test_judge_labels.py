@@ -22,7 +22,8 @@ from factprobe.eval.grading.base import HedgingPolicy
 from factprobe.eval.grading.judge import read_judge_reply
 from factprobe.eval.grading.judge_labels import declared_letters, template_scheme
 from factprobe.eval.grading.judge_prompts import judge_policy
-from tests.fakes import ChatServer, write_questions
+from tests.eval.conftest import audit_json
+from tests.fakes import ChatServer, write_jsonl, write_questions
 
 SERVED = "labels-judge"
 QUESTION = "Which river flows through the invented town of Marrow Bay?"
@@ -86,14 +87,7 @@ def judge_server(replies: Callable[[str], str]) -> ChatServer:
 def write_cases(path: Path) -> Path:
     lines = [{"question": QUESTION, "gold": "The Quill", "answer": answer, "label": label.value}
              for answer, label in ANSWERS.items()]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def audit(capsys, *args: str) -> tuple[int, dict | None, str]:
-    code = cli.main(["audit-grader", *args, "--json", "--no-cache"])
-    captured = capsys.readouterr()
-    return code, (json.loads(captured.out) if captured.out.strip() else None), captured.err
+    return write_jsonl(path, lines)
 
 
 @pytest.mark.parametrize("style", list(STYLES))
@@ -102,9 +96,9 @@ def test_each_reply_style_is_read_as_its_template_asks(style: str, tmp_path: Pat
     template = tmp_path / "judge.txt"
     template.write_text(template_text, encoding="utf-8")
     with judge_server(lambda prompt: replies[ANSWERS[answer_in(prompt)]]) as server:
-        code, result, err = audit(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge",
-                                  "--judge", f"openai:{SERVED}@{server.url}", "--judge-prompt-file",
-                                  str(template), *flags)
+        code, result, err = audit_json(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge",
+                                       "--judge", f"openai:{SERVED}@{server.url}", "--judge-prompt-file",
+                                       str(template), *flags)
     assert code == 0, err
     assert result is not None and result["agreement"] == 1.0 and result["undecided"] == 0
     assert result["judge_calls"] == 3
@@ -117,9 +111,9 @@ def test_a_reply_in_none_of_the_labels_is_ungraded_with_the_reason(tmp_path: Pat
     template.write_text(LETTERS, encoding="utf-8")
     cases = tmp_path / "cases.jsonl"
     with judge_server(lambda prompt: "D") as server:
-        code, _, err = audit(capsys, str(write_cases(cases)), "--grader", "judge", "--judge",
-                             f"openai:{SERVED}@{server.url}", "--judge-prompt-file", str(template),
-                             "--per-case", str(tmp_path / "rows.jsonl"))
+        code, _, err = audit_json(capsys, str(write_cases(cases)), "--grader", "judge", "--judge",
+                                  f"openai:{SERVED}@{server.url}", "--judge-prompt-file", str(template),
+                                  "--per-case", str(tmp_path / "rows.jsonl"))
     assert code == 1 and "decided none" in err     # all UNGRADED: not an agreement of 0 %
     rows = [json.loads(line) for line in (tmp_path / "rows.jsonl").read_text().splitlines()]
     assert {row["grade"] for row in rows} == {"UNGRADED"}
@@ -168,15 +162,15 @@ def test_a_template_that_gives_one_letter_two_meanings_is_refused() -> None:
 def test_a_bad_label_mapping_exits_2_naming_the_option(labels: str, problem: str, tmp_path: Path, capsys) -> None:
     template = tmp_path / "judge.txt"
     template.write_text(OWN_WORDS, encoding="utf-8")
-    code, _, err = audit(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge", "--judge",
-                         "openai:x@http://127.0.0.1:9/v1", "--judge-prompt-file", str(template),
-                         "--judge-labels", labels)
+    code, _, err = audit_json(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge", "--judge",
+                              "openai:x@http://127.0.0.1:9/v1", "--judge-prompt-file", str(template),
+                              "--judge-labels", labels)
     assert code == 2 and "--judge-labels" in err and problem in err
 
 
 def test_labels_without_a_template_are_refused(tmp_path: Path, capsys) -> None:
-    code, _, err = audit(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge", "--judge",
-                         "openai:x@http://127.0.0.1:9/v1", "--judge-labels", "right=CORRECT,wrong=INCORRECT")
+    code, _, err = audit_json(capsys, str(write_cases(tmp_path / "cases.jsonl")), "--grader", "judge", "--judge",
+                              "openai:x@http://127.0.0.1:9/v1", "--judge-labels", "right=CORRECT,wrong=INCORRECT")
     assert code == 2 and "--judge-prompt-file" in err
     with pytest.raises(ValueError, match="--judge-prompt-file"):
         RunConfig(judge="openai:x@http://127.0.0.1:9/v1", judge_labels=["right=CORRECT", "wrong=INCORRECT"])

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli.main as cli
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.cascade import build_grader
 from factprobe.eval.grading.judge import JudgeGrader
-from tests.fakes import ChatServer, ScriptedModel, last_user
+from tests.eval.conftest import audit_json
+from tests.fakes import ChatServer, ScriptedModel, last_user, write_jsonl
 
 SERVED = "judge-model"
 CAPITAL = Question(id="c1", question="Which city is the capital of Portugal?", answer="Lisbon")
@@ -54,20 +53,13 @@ def judge_server() -> Iterator[JudgeServer]:
 def write_cases(path: Path, answers: list[str]) -> Path:
     lines = [{"question": CAPITAL.question, "gold": "Lisbon", "answer": answer, "label": "NOT_ATTEMPTED"}
              for answer in answers]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def audit(capsys, *args: str) -> tuple[int, dict | None, str]:
-    code = cli.main(["audit-grader", *args, "--json", "--no-cache"])
-    captured = capsys.readouterr()
-    return code, (json.loads(captured.out) if code == 0 else None), captured.err
+    return write_jsonl(path, lines)
 
 
 def test_simpleqa_verified_judge_reads_its_own_rules(tmp_path, judge_server, capsys) -> None:
     cases = write_cases(tmp_path / "cases.jsonl", ["Porto or Lisbon"])
-    code, result, _ = audit(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
-                            "--judge-prompt", "simpleqa-verified")
+    code, result, _ = audit_json(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
+                                 "--judge-prompt", "simpleqa-verified")
     assert code == 0 and result is not None
     assert result["grader"]["prompt"] == "simpleqa-verified" and result["agreement"] == 1.0
     [prompt] = judge_server.prompts
@@ -96,8 +88,8 @@ def test_prompt_file_is_used_as_written_and_recorded_by_hash(tmp_path, judge_ser
     template.write_text("Q: {question}\nReference: {gold}\nResponse: {answer}\nEnd with `Grade: LABEL`.\n",
                         encoding="utf-8")
     cases = write_cases(tmp_path / "cases.jsonl", ["Lisbon, of course"])
-    code, result, _ = audit(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
-                            "--judge-prompt-file", str(template))
+    code, result, _ = audit_json(capsys, str(cases), "--grader", "judge", "--judge", f"openai:{SERVED}@{judge_server.url}",
+                                 "--judge-prompt-file", str(template))
     assert code == 0 and result is not None
     assert judge_server.prompts == [f"Q: {CAPITAL.question}\nReference: Lisbon\nResponse: Lisbon, of course\n"
                                     "End with `Grade: LABEL`.\n"]
@@ -113,16 +105,16 @@ def test_a_bad_prompt_file_exits_2_naming_the_file(tmp_path, capsys, text: str, 
     template = tmp_path / "bad.txt"
     template.write_text(text, encoding="utf-8")
     cases = write_cases(tmp_path / "cases.jsonl", ["Lisbon"])
-    code, _, err = audit(capsys, str(cases), "--grader", "judge", "--judge", "openai:x@http://127.0.0.1:9/v1",
-                         "--judge-prompt-file", str(template))
+    code, _, err = audit_json(capsys, str(cases), "--grader", "judge", "--judge", "openai:x@http://127.0.0.1:9/v1",
+                              "--judge-prompt-file", str(template))
     assert code == 2 and str(template) in err and problem in err
 
 
 def test_a_prompt_file_without_a_judge_exits_2(tmp_path, capsys) -> None:
     template = tmp_path / "t.txt"
     template.write_text("{question} {gold} {answer}", encoding="utf-8")
-    code, _, err = audit(capsys, str(write_cases(tmp_path / "c.jsonl", ["Lisbon"])), "--judge-prompt-file",
-                         str(template))
+    code, _, err = audit_json(capsys, str(write_cases(tmp_path / "c.jsonl", ["Lisbon"])), "--judge-prompt-file",
+                              str(template))
     assert code == 2 and "--judge-prompt-file" in err
 
 
@@ -134,3 +126,10 @@ def test_the_judge_reads_the_whole_reply() -> None:
     assert "The river port at the Tagus mouth." in last_user(model.calls[0][0])
     asyncio.run(judge.grade(CAPITAL, "Lisbon"))
     assert "Answer to grade: Lisbon" in last_user(model.calls[1][0])
+
+
+def test_audit_grader_checks_the_judge_options_as_a_run_does(tmp_path, capsys) -> None:
+    """audit-grader takes the run's own definitions of the judge's options: a near miss exits 2 naming
+    the flag and the closest value, before any case is read."""
+    code, _, err = audit_json(capsys, str(tmp_path / "absent.jsonl"), "--judge-prompt", "simpleqa-verifed")
+    assert code == 2 and "--judge-prompt = 'simpleqa-verifed'" in err and "did you mean 'simpleqa-verified'" in err

@@ -2,7 +2,8 @@
 sent as image and `input_audio` parts to an OpenAI-compatible server; refused before the run by a
 backend that takes no audio; subtitles (.srt) read as text; the sound track with the record's caption.
 
-The server is the recording fake of tests/eval/media/test_media.py, started by the test on 127.0.0.1.
+The server is the recording fake of tests/eval/media/test_media.py, started on 127.0.0.1 for each run
+(tests/eval/media/conftest.py).
 """
 
 from __future__ import annotations
@@ -17,12 +18,12 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli.main as cli
 from factprobe.agents.models.wire import anthropic_content
 from factprobe.eval.media.attach import MediaRefusedError, check_model_reads_audio
 from factprobe.eval.media.audio import SAMPLE_RATE, extract_audio
 from factprobe.eval.media.subtitles import subtitle_text
-from tests.eval.media.test_media import FAKE_MODEL, FakeVisionServer, image_parts, requires_av
+from tests.eval.media.conftest import run_with_media
+from tests.eval.media.test_media import image_parts, requires_av
 
 av = pytest.importorskip("av", reason="audio is extracted with PyAV: pip install -e '.[media]'")
 np = pytest.importorskip("numpy")
@@ -86,11 +87,8 @@ def test_frames_plus_audio_sends_image_and_input_audio_parts(tmp_path: Path) -> 
     data.write_text(json.dumps({"id": "q1", "question": "Which capital is this?", "answer": "Paris",
                                 "media_id": "clip01"}) + "\n", encoding="utf-8")
     out = tmp_path / "run"
-    with FakeVisionServer() as server:
-        status = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--frames", "3",
-                           "--modality", "frames+audio,frames+subtitles,audio", "--strategies", "vanilla",
-                           "--model", f"openai:{FAKE_MODEL}@{server.url}", "--out", str(out)])
-        chats = [request for request in server.requests if "messages" in request]
+    status, chats = run_with_media(data, media, out, "--frames", "3",
+                                   "--modality", "frames+audio,frames+subtitles,audio")
     assert status == 0 and len(chats) == 3
     by_setting = {}
     for chat in chats:
@@ -149,18 +147,11 @@ def test_audio_with_caption_sends_the_sound_track_and_the_caption_and_no_frames(
     data = tmp_path / "questions.jsonl"
     data.write_text(json.dumps(row) + "\n", encoding="utf-8")
     out = tmp_path / "run"
-    with FakeVisionServer() as server:
-        status = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--frames", "3",
-                           "--modality", "audio,audio+caption", "--strategies", "vanilla",
-                           "--model", f"openai:{FAKE_MODEL}@{server.url}", "--out", str(out)])
-        chats = [request for request in server.requests if "messages" in request]
-        data.write_text(json.dumps({**row, "caption": ""}) + "\n", encoding="utf-8")   # a record without its caption
-        refused = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--modality",
-                            "audio+caption", "--strategies", "vanilla", "--model", f"openai:{FAKE_MODEL}@{server.url}",
-                            "--out", str(tmp_path / "refused")])
-        asked = len([request for request in server.requests if "messages" in request])
+    status, chats = run_with_media(data, media, out, "--frames", "3", "--modality", "audio,audio+caption")
+    data.write_text(json.dumps({**row, "caption": ""}) + "\n", encoding="utf-8")   # a record without its caption
+    refused, asked = run_with_media(data, media, tmp_path / "refused", "--modality", "audio+caption")
     assert refused == 2 and "audio+caption setting needs a `caption`" in capsys.readouterr().err
-    assert asked == len(chats)                                                      # nothing asked for it
+    assert asked == []                                                              # nothing asked for it
     assert status == 0 and len(chats) == 2
     captioned = [chat["messages"][-1] for chat in chats if "under one lamp" in json.dumps(chat)]
     assert len(captioned) == 1

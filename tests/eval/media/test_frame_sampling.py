@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli.main as cli
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.media.frames import frame_times, interior_indices, sample_frames, uniform_indices
 from factprobe.eval.media.keyframes import keyframe_indices
 from factprobe.eval.media.sources import MediaResolver, MediaSettings
 from factprobe.eval.store.media_cache import MediaStore
-from tests.eval.media.test_media import FAKE_MODEL, FakeVisionServer, image_parts, requires_av
+from tests.eval.media.conftest import run_with_media
+from tests.eval.media.test_media import image_parts, requires_av
 
 np = pytest.importorskip("numpy")
 
@@ -117,11 +117,7 @@ def test_a_run_sends_the_keyframes_and_records_the_rule(tmp_path: Path) -> None:
     data = tmp_path / "questions.jsonl"
     data.write_text(json.dumps({"id": "q1", "question": "Which city?", "answer": "Paris", "media_id": "clip"}) + "\n")
     out = tmp_path / "run"
-    with FakeVisionServer() as server:
-        status = cli.main(["run", "--dataset", f"jsonl:{data}", "--media", str(media), "--frames", "4",
-                           "--frame-sampling", "keyframes", "--strategies", "vanilla",
-                           "--model", f"openai:{FAKE_MODEL}@{server.url}", "--out", str(out)])
-        chats = [request for request in server.requests if "messages" in request]
+    status, chats = run_with_media(data, media, out, "--frames", "4", "--frame-sampling", "keyframes")
     assert status == 0 and len(image_parts(chats[0]["messages"][-1])) == 4
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["frame_sampling"] == "keyframes"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import factprobe.eval.cli.main as cli
-from tests.fakes import ChatServer
+from tests.eval.conftest import audit_json
+from tests.fakes import ChatServer, write_jsonl
 
 METALS = ("Which invented metal is the lightest?", ["Brell", "Tovium", "Carnex", "Dalite"])
 BIRDS = ("Which invented bird sings at night?", ["Orrin", "Pell", "Quast"])
@@ -43,20 +43,13 @@ def verdict(body: dict) -> str:
 def write_cases(path: Path, cases=CASES, **extra) -> Path:
     lines = [{"question": q, "options": options, "gold": gold, "answer": answer, "label": label, **extra}
              for q, options, gold, answer, label in cases]
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def audit(capsys, *args: str) -> tuple[int, dict | None, str]:
-    code = cli.main(["audit-grader", *args, "--json", "--no-cache"])
-    captured = capsys.readouterr()
-    return code, (json.loads(captured.out) if captured.out.strip() else None), captured.err
+    return write_jsonl(path, lines)
 
 
 def test_the_true_false_judge_is_audited_like_the_free_text_judge(tmp_path: Path, capsys) -> None:
     with ChatServer(verdict, "mc-judge") as server:
-        code, result, err = audit(capsys, str(write_cases(tmp_path / "mc.jsonl")), "--grader", "choice-judge",
-                                  "--judge", f"openai:mc-judge@{server.url}", "--per-case", str(tmp_path / "rows.jsonl"))
+        code, result, err = audit_json(capsys, str(write_cases(tmp_path / "mc.jsonl")), "--grader", "choice-judge",
+                                       "--judge", f"openai:mc-judge@{server.url}", "--per-case", str(tmp_path / "rows.jsonl"))
         prompts = [chat["messages"][-1]["content"] for chat in server.chats()]
     assert code == 0, err
     assert result is not None
@@ -79,7 +72,7 @@ def test_the_true_false_judge_is_audited_like_the_free_text_judge(tmp_path: Path
 def test_the_letter_mapping_is_audited_by_rules_without_a_judge(tmp_path: Path, capsys) -> None:
     cases = [(*METALS, "B", "B", "CORRECT"), (*METALS, "B", "Option D.", "INCORRECT"),
              (*BIRDS, "Orrin", "(A)", "CORRECT")]
-    code, result, err = audit(capsys, str(write_cases(tmp_path / "mc.jsonl", cases)), "--grader", "choice-letter")
+    code, result, err = audit_json(capsys, str(write_cases(tmp_path / "mc.jsonl", cases)), "--grader", "choice-letter")
     assert code == 0, err
     assert result is not None and result["agreement"] == 1.0 and result["judge_calls"] == 0
     assert result["grading"]["rules_decided"] == 3
@@ -95,14 +88,14 @@ def test_a_bad_choice_case_exits_2_naming_line_and_field(change: dict, field: st
     path = write_cases(tmp_path / "mc.jsonl", CASES[:1])
     line = {**json.loads(path.read_text()), **change}
     path.write_text(json.dumps({key: value for key, value in line.items() if value is not None}) + "\n")
-    code, _, err = audit(capsys, str(path), "--grader", "choice-letter")
+    code, _, err = audit_json(capsys, str(path), "--grader", "choice-letter")
     assert code == 2 and f"{path}, line 1, field `{field}`" in err and problem in err
 
 
 def test_choice_judge_needs_a_judge_and_refuses_free_text_prompt_options(tmp_path: Path, capsys) -> None:
     cases = str(write_cases(tmp_path / "mc.jsonl"))
-    code, _, err = audit(capsys, cases, "--grader", "choice-judge")
+    code, _, err = audit_json(capsys, cases, "--grader", "choice-judge")
     assert code == 2 and "--judge MODEL" in err
-    code, _, err = audit(capsys, cases, "--grader", "choice-judge", "--judge", "openai:x@http://127.0.0.1:9/v1",
-                         "--judge-prompt", "worldvqa")
+    code, _, err = audit_json(capsys, cases, "--grader", "choice-judge", "--judge", "openai:x@http://127.0.0.1:9/v1",
+                              "--judge-prompt", "worldvqa")
     assert code == 2 and "--judge-prompt" in err

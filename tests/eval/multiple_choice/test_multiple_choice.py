@@ -248,3 +248,21 @@ def test_sampling_strategies_show_the_options_in_every_prompt(tmp_path, monkeypa
     assert len(asked) > 3 and all("Options:\nA. " in text for text in asked)
     rows = RunDir(out).read_results()
     assert rows and all(row.model_extra["multiple_choice"]["options_in_prompt"] for row in rows)
+
+
+@pytest.mark.parametrize("mapping_reply, grade", [("NONE", Grade.INCORRECT), ("Hard to say, maybe.", Grade.UNGRADED)],
+                         ids=["none of the options", "unreadable"])
+def test_a_mapping_reply_that_names_no_option_is_incorrect_only_when_it_says_none(
+        tmp_path, monkeypatch, mapping_reply: str, grade: Grade) -> None:
+    """NONE decides (the answer chose no option: INCORRECT); any other reply without a letter decides nothing."""
+    def judge_script(messages, params):
+        return mapping_reply if is_mapping(messages) else script(messages, params)
+
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script))
+    monkeypatch.setattr(pipeline, "load_judge", lambda spec, **kwargs: ScriptedModel(judge_script, name="judge-model"))
+    out = tmp_path / "run"
+    cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies", "vanilla",
+              "--judge", "openai:judge-model", "--grader", "rules", "--out", str(out), "--max-error-rate", "1"])
+    metal = next(r for r in RunDir(out).read_results() if r.question_id == "metal")
+    assert metal.grade is grade
+    assert ("unreadable mapping reply" in metal.grade_note) == (grade is Grade.UNGRADED)

@@ -89,3 +89,9 @@ def test_taxonomy_records_resumes_and_summarises(tmp_path: Path, monkeypatch) ->
     assert (out / "taxonomy.png").is_file()
     assert cli.main(["report", str(out)]) == 0                               # report keeps the counts
     assert json.loads((out / "summary.json").read_text())["taxonomy"]["vanilla"]["reasoning"] == 1
+
+
+@pytest.mark.parametrize("concurrency", ["0", "-2"])
+def test_judge_calls_at_a_time_below_one_exit_2_naming_the_option(tmp_path: Path, capsys, concurrency: str) -> None:
+    assert cli.main(["taxonomy", str(tmp_path), "--judge", "scripted", "--concurrency", concurrency]) == 2
+    assert f"--concurrency {concurrency}: judge calls at a time must be at least 1" in capsys.readouterr().err
