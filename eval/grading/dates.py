@@ -1,8 +1,8 @@
 """The `date` match kind: dates in text and their comparison with a gold date.
 
 Read: ISO (2002-05-20), numeric day/month/year or month/day/year with / . or - (both readings kept
-when ambiguous), "20 May 2002", "the 20th of May, 2002", "May 20th, 2002", "May 2002", "20 May",
-a year ("1914", "44 BC") and spelled years ("nineteen fourteen"); decades ("the 1880s", "the '80s"
+when ambiguous), "7 March 1961", "the 7th of March, 1961", "March 7th, 1961", "March 1961", "7 March",
+a year ("1961", "44 BC") and spelled years ("nineteen sixty-one"); decades ("the 1880s", "the '80s"
 in the gold's century) and centuries ("19th century", "the nineteenth century"), each maybe early,
 mid or late; a bound ("after 1850", "before 1900"). A holiday's date is knowledge, left to the
 judge. Regular expressions rather than dateutil's parser: dateutil fills missing fields from a
@@ -137,7 +137,7 @@ def find_periods(text: str, century: int = 1900) -> list[tuple[int, int, list[tu
 
 
 def gold_date(gold: str) -> DateValue | None:
-    """The gold's date when the whole gold is one date ("In 1914.", "20 May 2002")."""
+    """The gold's date when the whole gold is one date ("In 1961.", "7 March 1961")."""
     text = re.sub(r"^\s*(?:on|in|at|during|by|circa|c\.|ca\.)\s+", "", spelled_to_digits(gold),
                   flags=re.IGNORECASE).strip().rstrip(".").strip()
     mentions = find_dates(text)

@@ -10,7 +10,7 @@ accents, punctuation, a plural "s", the words the question already says and a fe
   name's number written otherwise ("the Third" for "III") matches, another number conflicts; for a
   question asking for two or more things, the gold's items in any order match, and an item
   unrelated to every gold item conflicts.
-- `initials`: one is an acronym of the other ("UN" / "United Nations"); words of up to four letters
+- `initials`: one is an acronym of the other ("ABC" / "Alpha Beta Corporation"); words of up to four letters
   may be skipped, as function words are in any language.
 - `spelling`: one word differs by a single letter in a word of seven letters or more (six in a
   name of several words that is not a person's), or is shortened ("St" for "Street").
@@ -24,7 +24,7 @@ accents, punctuation, a plural "s", the words the question already says and a fe
 - A short head that names something (not a description) and shares no word (beyond a particle),
   letter pattern or acronym with the gold (a kind word such as "Mount" is no overlap), nor writes
   it as a symbol, conflicts. Any other overlap
-  ("South Sudan", an added middle name) and any longer head are the judge's.
+  (the gold inside a longer place name, an added middle name) and any longer head are the judge's.
 """
 
 from __future__ import annotations
@@ -117,15 +117,15 @@ def head(claim: str, question: str) -> tuple[str, str]:
         return text.strip(" ."), ""
     end = cut.start()
     qualifier = _QUALIFIER.match(text[end:])
-    if qualifier:  # a place's qualifier may name another place ("Washington, D.C."): part of the head
+    if qualifier:  # a place's qualifier may name another place ("Paris, Texas"): part of the head
         return head(text[:end] + text[end:end + qualifier.end()].replace(",", " ") + text[end + qualifier.end():],
                     question)
     return text[:end].strip(" ."), text[end:]
 
 
 def names_something(answer: str, said: list[str]) -> bool:
-    """A short head that names a thing ("Lyon", "The Tonga Trench", "2012"), not a description or a
-    sentence ("A major river", "the country's largest city", "There are only five")."""
+    """A short head that names a thing (a name, a name with its article, a year), not a description or a
+    sentence (an adjective before a common noun, a phrase describing a role, a clause)."""
     if not said or len(said) > NAMING_WORDS or _NOT_A_NAME.match(answer):
         return False
     rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
@@ -156,7 +156,7 @@ def _numeral(word: str) -> int | str | None:
 
 def _word_apart(said: list[str], wanted: list[str], person: bool) -> Finding | None:
     """The same words but one, which is the gold's number written otherwise or another number
-    ("Nicholas the Second", "Luna 20"), one letter off in a long word (six letters in a name of
+    (a ruler's ordinal in words, a probe's serial number), one letter off in a long word (six letters in a name of
     several words that is not a person's, seven otherwise), or shortened ("St" for "Street")."""
     differing = [(a, b) for a, b in zip(said, wanted) if a != b]
     if len(said) != len(wanted) or len(differing) != 1:
@@ -185,7 +185,7 @@ def _symbol(words: list[str]) -> bool:
     return len(words) == 1 and (len(words[0]) <= 2 or any(c.isdigit() for c in words[0]))
 
 
-# Words that name a kind of thing, not which one: "Mount Kenya" shares nothing with "Mount Kilimanjaro".
+# Words that name a kind of thing, not which one: "Mount A" shares nothing with "Mount B".
 _KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley "
                    "university college animation studio company corporation".split())
 

@@ -3,7 +3,7 @@
 - `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
   "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
 - `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
-  compound figures ("26 miles 385 yards") are one figure. The claim's head must hold one comparable
+  compound figures ("3 feet 7 inches") are one figure. The claim's head must hold one comparable
   figure, besides words the question or gold says: the gold's value to its last significant figure
   (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
   the gold is vague; a coarser exact figure, several figures or another figure in the detail are
@@ -123,7 +123,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)
     if quantity.approximate and quantity.bound is None and quantity.value == wanted.value and same_unit and (
             written_in_full(quantity) or _ROUGH_QUESTION.search(question)):
-        relation = Relation.MATCH  # "about 5,730 years": the gold's own numeral, hedged (or a rough answer asked for)
+        relation = Relation.MATCH  # "about N" for gold N: the gold's own numeral, hedged (or a rough answer asked for)
     if relation is Relation.BOUND_OK or (relation is Relation.COARSER and quantity.approximate):
         return Finding(Found.VAGUE, "number", "a bound or rough figure that holds the gold")
     if extra or (label and not label <= set(words(claim))):

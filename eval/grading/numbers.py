@@ -3,9 +3,9 @@
 A gold figure is matched to its last significant figure (SimpleQA): the answer, converted to the
 gold's unit, must round to the gold and be at least as precise. A plain count is exact; trailing
 zeros count as not significant with a multiplier ("120k", "3 million"), an approximate wording, or
-in a measured gold of four or more digits ("384,400 km"), so "70,000" asks for 70,000 while "70k"
+in a measured gold of four or more digits ("552,700 km"), so "70,000" asks for 70,000 while "70k"
 means 65k-75k. Thousands may be grouped with commas or spaces ("29 032"); a comma before one, two
-or four and more digits is a decimal comma ("3,14159"). Temperatures convert with their offsets.
+or four and more digits is a decimal comma ("2,71828"). Temperatures convert with their offsets.
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def find_quantities(text: str) -> list[Quantity]:
                 not match.group("unit") and text[match.end():match.end() + 1].isalpha()):
             continue  # "21st"; the "0" of "0xFF" or "0b1010"; a code ("221B")
         integer, mult = re.sub(r"[,\s]", "", match.group("int")), match.group("mult")
-        fraction = match.group("frac") or match.group("cfrac")  # "3,14159": a decimal comma
+        fraction = match.group("frac") or match.group("cfrac")  # "2,71828": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
         exponent = match.group("exp") or match.group("exp2")
         if exponent:
@@ -211,9 +211,9 @@ def gold_quantity(gold: str) -> Quantity | None:
         return None
     if rest and rest[:1].isupper() and text.strip()[:1].isalpha():
         return None  # "Apollo 11", "Season 7": a name with a number, not a figure
-    # A measured gold's trailing zeros are rounding ("384,400 km" is known to the hundred): only for a
+    # A measured gold's trailing zeros are rounding ("552,700 km" is known to the hundred): only for a
     # whole figure with a unit and four digits or more, keeping three significant figures; a count
-    # ("70,000 spectators") and a short figure ("100 °C") stay exact.
+    # ("70,000 spectators") and a short figure ("65 °C") stay exact.
     digits = str(abs(int(quantity.value)))
     zeros = min(len(digits) - len(digits.rstrip("0")), len(digits) - 3)
     whole = quantity.dimension is not None and quantity.step == 1 and quantity.value % 1 == 0

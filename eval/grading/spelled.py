@@ -1,6 +1,6 @@
-"""Spelled-out numbers to digits: "thirty-two" -> "32", "nineteen fourteen" -> "1914", "a dozen" -> "12".
+"""Spelled-out numbers to digits: "thirty-two" -> "32", "nineteen sixty-one" -> "1961", "two dozen" -> "24".
 
-Regular runs go through word2number; the year style ("nineteen fourteen", "twenty twenty-one"),
+Regular runs go through word2number; the year style ("nineteen sixty-one", "twenty twenty-one"),
 which word2number sums instead of joining, is read here as two two-digit groups.
 """
 
@@ -23,7 +23,7 @@ _DOZEN = re.compile(r"\b(?:(half)\s+a|(a|one|\d+))\s+dozen\b", re.IGNORECASE)
 
 
 def _two_digit_groups(words: list[str]) -> str | None:
-    """"nineteen fourteen" -> "1914"; None when the run is not two groups of 10 to 99."""
+    """"nineteen sixty-one" -> "1961"; None when the run is not two groups of 10 to 99."""
     groups: list[int] = []
     while words and words[0] in _SMALL:
         joined = _SMALL[words[0]] >= 20 and len(words) > 1 and 0 < _SMALL.get(words[1], 0) < 10
@@ -49,6 +49,6 @@ def _to_digits(match: re.Match[str]) -> str:
 
 
 def spelled_to_digits(text: str) -> str:
-    """Replace each run of number words with its digits ("a dozen" is 12); other text is unchanged."""
+    """Replace each run of number words with its digits ("two dozen" is 24); other text is unchanged."""
     return _DOZEN.sub(lambda m: "6" if m[1] else str(12 * (1 if m[2].lower() in ("a", "one") else int(m[2]))),
                       _RUN.sub(_to_digits, text))
