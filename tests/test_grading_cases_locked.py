@@ -1,5 +1,5 @@
-"""The second locked set of grading cases (tests/data/grading_cases_locked_v2.jsonl) is well formed and
-shares no question with the other case files. Reads only the `question` field of the other files."""
+"""The locked sets of grading cases (tests/data/grading_cases_locked_v*.jsonl) are well formed and share
+no question with the other case files. Reads only the `question` field of the other files."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 DATA = Path(__file__).resolve().parent / "data"
-LOCKED = DATA / "grading_cases_locked_v2.jsonl"
+LOCKED_SETS = [DATA / "grading_cases_locked_v2.jsonl", DATA / "grading_cases_locked_v3.jsonl"]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}
 KEYS = {"question", "gold", "answer", "label", "case_type", "form"}
@@ -18,8 +20,9 @@ def _rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def test_every_row_has_the_documented_fields() -> None:
-    for number, row in enumerate(_rows(LOCKED), 1):
+@pytest.mark.parametrize("locked", LOCKED_SETS, ids=lambda p: p.stem)
+def test_every_row_has_the_documented_fields(locked: Path) -> None:
+    for number, row in enumerate(_rows(locked), 1):
         assert set(row) == KEYS, f"line {number}: keys {sorted(row)}"
         assert row["label"] in LABELS, f"line {number}: label {row['label']!r}"
         assert row["form"] in FORMS, f"line {number}: form {row['form']!r}"
@@ -29,8 +32,9 @@ def test_every_row_has_the_documented_fields() -> None:
         assert row["case_type"].replace("_", "").isalnum() and row["case_type"].islower(), number
 
 
-def test_one_gold_per_question_and_no_repeated_answer() -> None:
-    rows = _rows(LOCKED)
+@pytest.mark.parametrize("locked", LOCKED_SETS, ids=lambda p: p.stem)
+def test_one_gold_per_question_and_no_repeated_answer(locked: Path) -> None:
+    rows = _rows(locked)
     golds: dict[str, list[str]] = {}
     for row in rows:
         assert golds.setdefault(row["question"], row["gold"]) == row["gold"], row["question"]
@@ -38,17 +42,19 @@ def test_one_gold_per_question_and_no_repeated_answer() -> None:
     assert not repeated
 
 
-def test_no_question_shared_with_other_case_files() -> None:
-    mine = {r["question"].strip().casefold() for r in _rows(LOCKED)}
-    others = [p for p in DATA.glob("grading_cases_*.jsonl") if p != LOCKED]
+@pytest.mark.parametrize("locked", LOCKED_SETS, ids=lambda p: p.stem)
+def test_no_question_shared_with_other_case_files(locked: Path) -> None:
+    mine = {r["question"].strip().casefold() for r in _rows(locked)}
+    others = [p for p in DATA.glob("grading_cases_*.jsonl") if p != locked]
     assert others, "no other grading case files to compare with"
     for path in others:
         theirs = {r["question"].strip().casefold() for r in _rows(path)}
         assert not mine & theirs, f"{path.name} shares {sorted(mine & theirs)[:3]}"
 
 
-def test_every_form_has_every_label() -> None:
-    counts = Counter((r["form"], r["label"]) for r in _rows(LOCKED))
+@pytest.mark.parametrize("locked", LOCKED_SETS, ids=lambda p: p.stem)
+def test_every_form_has_every_label(locked: Path) -> None:
+    counts = Counter((r["form"], r["label"]) for r in _rows(locked))
     for form in FORMS:
         for label in LABELS:
             assert counts[(form, label)] > 0, (form, label)
