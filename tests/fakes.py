@@ -331,3 +331,45 @@ class ChatServer:
 
     def chats(self) -> list[dict]:
         return [request for request in self.requests if "messages" in request]
+
+
+def request_text(body: dict) -> str:
+    """The text of a chat request's last message (its text parts joined when it has images)."""
+    content = body["messages"][-1]["content"]
+    return content if isinstance(content, str) else " ".join(p.get("text", "") for p in content)
+
+
+def request_images(body: dict) -> int:
+    """How many image parts a chat request's last message holds."""
+    content = body["messages"][-1]["content"]
+    return 0 if isinstance(content, str) else sum(part["type"] == "image_url" for part in content)
+
+
+class RecordingWikipedia:
+    """Stands in for WikipediaSearch (no network): records every query, returns one passage for it.
+    Reset `queries` in each test."""
+
+    name = "wikipedia"
+    key = "fake-wikipedia"
+    queries: list[str] = []
+
+    def search(self, query: str, top_k: int) -> list:
+        from factprobe.retrieval.base import RetrievedPassage
+
+        RecordingWikipedia.queries.append(query)
+        return [RetrievedPassage(id=f"w:{query}", title=query, text=f"About {query}.", score=1.0,
+                                 source="wikipedia")][:top_k]
+
+
+def question_with_frames(folder: Path, question: Question, colours: list[tuple[int, int, int]]) -> Path:
+    """Write one plain-coloured PNG per media path of `question` (Pillow) and the question's JSONL
+    file under `folder`; return the JSONL path."""
+    from PIL import Image
+
+    for media, colour in zip(question.media, colours):
+        path = folder / media
+        path.parent.mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (24, 16), colour).save(path)
+    path = folder / "q.jsonl"
+    path.write_text(question.model_dump_json() + "\n", encoding="utf-8")
+    return path

@@ -16,63 +16,34 @@ import pytest
 import factprobe.eval.cli.main as cli
 import factprobe.retrieval.wikipedia_search as wikipedia_search
 from factprobe.eval.core.schema import Question
-from factprobe.retrieval.base import RetrievedPassage
-from tests.fakes import ChatServer
+from tests.fakes import ChatServer, RecordingWikipedia, question_with_frames, request_images, request_text
 
 PIL = pytest.importorskip("PIL", reason="the question's frames are encoded with Pillow")
-from PIL import Image  # noqa: E402
 
 QUESTION = Question(id="den", question="Which river flows past the den shown here?", answer="Velka",
                     media=["frames/den/1.png", "frames/den/2.png"])
 SEEN = ["Marsh otter", "Brenwick Gorge"]   # what the entity model names; neither is a word of the question
 
 
-def user_text(body: dict) -> str:
-    content = body["messages"][-1]["content"]
-    return content if isinstance(content, str) else " ".join(p.get("text", "") for p in content)
-
-
-def image_parts(body: dict) -> int:
-    content = body["messages"][-1]["content"]
-    return 0 if isinstance(content, str) else sum(part["type"] == "image_url" for part in content)
-
 
 def entity_reply(body: dict) -> str:
-    return "\n".join(SEEN) if "Entities:" in user_text(body) else "Answer: wrong model\nConfidence: 1%"
+    return "\n".join(SEEN) if "Entities:" in request_text(body) else "Answer: wrong model\nConfidence: 1%"
 
 
 def answering_reply(body: dict) -> str:
-    return "Nothing here\n" if "Entities:" in user_text(body) else "Answer: Velka\nConfidence: 70%"
+    return "Nothing here\n" if "Entities:" in request_text(body) else "Answer: Velka\nConfidence: 70%"
 
-
-class FakeWikipedia:
-    """Stands in for WikipediaSearch: records every query, returns one passage for it."""
-
-    name = "wikipedia"
-    key = "fake-wikipedia-entity-model"
-    queries: list[str] = []
-
-    def search(self, query: str, top_k: int) -> list[RetrievedPassage]:
-        FakeWikipedia.queries.append(query)
-        return [RetrievedPassage(id=f"w:{query}", title=query, text=f"About {query}.", score=1.0,
-                                 source="wikipedia")][:top_k]
 
 
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
-    for index, colour in enumerate([(20, 70, 120), (90, 60, 30)], start=1):
-        path = tmp_path / "frames" / "den" / f"{index}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (24, 16), colour).save(path)
-    path = tmp_path / "q.jsonl"
-    path.write_text(QUESTION.model_dump_json() + "\n", encoding="utf-8")
-    return path
+    return question_with_frames(tmp_path, QUESTION, [(20, 70, 120), (90, 60, 30)])
 
 
 def test_the_entity_model_alone_names_the_entities_and_the_manifest_records_it(
         tmp_path: Path, dataset: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    FakeWikipedia.queries = []
-    monkeypatch.setattr(wikipedia_search, "WikipediaSearch", FakeWikipedia)
+    RecordingWikipedia.queries = []
+    monkeypatch.setattr(wikipedia_search, "WikipediaSearch", RecordingWikipedia)
     out = tmp_path / "run"
     with ChatServer(answering_reply, model="tested") as tested, ChatServer(entity_reply, model="reader") as reader:
         code = cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "vanilla,rag", "--retriever",
@@ -80,15 +51,15 @@ def test_the_entity_model_alone_names_the_entities_and_the_manifest_records_it(
                          "--entity-model", f"openai:reader@{reader.url}", "--no-cache", "--out", str(out)])
         tested_chats, reader_chats = tested.chats(), reader.chats()
     assert code == 0
-    assert [user_text(body) for body in tested_chats if "Entities:" in user_text(body)] == []
-    assert len(reader_chats) == 1 and "Entities:" in user_text(reader_chats[0])
-    assert image_parts(reader_chats[0]) == 2 and reader_chats[0]["model"] == "reader"
+    assert [request_text(body) for body in tested_chats if "Entities:" in request_text(body)] == []
+    assert len(reader_chats) == 1 and "Entities:" in request_text(reader_chats[0])
+    assert request_images(reader_chats[0]) == 2 and reader_chats[0]["model"] == "reader"
     assert len(tested_chats) == 2                       # the two answers: vanilla's and rag's
     rows = {row["strategy"]: row for row in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     step = next(step for step in rows["rag"]["trace"] if step["step"] == "queries")
     assert step["method"] == "media" and step["entities"] == SEEN
     assert step["entity_model"].startswith("openai:reader@")
-    assert set(SEEN) <= set(FakeWikipedia.queries)
+    assert set(SEEN) <= set(RecordingWikipedia.queries)
     assert rows["rag"]["answer"] == "Velka" and rows["rag"]["llm_calls"] == 2   # entity call counted
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["entity_model"].startswith("openai:reader@")

@@ -16,79 +16,50 @@ import pytest
 import factprobe.eval.cli.main as cli
 import factprobe.retrieval.wikipedia_search as wikipedia_search
 from factprobe.eval.core.schema import Question
-from factprobe.retrieval.base import RetrievedPassage
-from tests.fakes import ChatServer
+from tests.fakes import ChatServer, RecordingWikipedia, question_with_frames, request_images, request_text
 
 PIL = pytest.importorskip("PIL", reason="the question's frames are encoded with Pillow")
-from PIL import Image  # noqa: E402
 
 QUESTION = Question(id="nest", question="Where does the bird in this clip build its nest?", answer="Reed beds",
                     media=["frames/nest/1.png", "frames/nest/2.png"])
 SEEN = ["Glimmer wren", "Orla Marsh"]   # what the frames show; neither is a word of the question
 
 
-def user_text(body: dict) -> str:
-    content = body["messages"][-1]["content"]
-    return content if isinstance(content, str) else " ".join(p.get("text", "") for p in content)
-
-
-def image_parts(body: dict) -> int:
-    content = body["messages"][-1]["content"]
-    return 0 if isinstance(content, str) else sum(part["type"] == "image_url" for part in content)
-
 
 def reply(body: dict) -> str:
-    if "Entities:" in user_text(body):
+    if "Entities:" in request_text(body):
         return "\n".join(SEEN)
     return "Answer: Reed beds\nConfidence: 60%"
 
 
-class FakeWikipedia:
-    """Stands in for WikipediaSearch: records every query, returns one passage for it."""
-
-    name = "wikipedia"
-    key = "fake-wikipedia"
-    queries: list[str] = []
-
-    def search(self, query: str, top_k: int) -> list[RetrievedPassage]:
-        FakeWikipedia.queries.append(query)
-        return [RetrievedPassage(id=f"w:{query}", title=query, text=f"About {query}.", score=1.0,
-                                 source="wikipedia")][:top_k]
-
 
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
-    for index, colour in enumerate([(40, 120, 60), (60, 90, 30)], start=1):
-        path = tmp_path / "frames" / "nest" / f"{index}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        Image.new("RGB", (24, 16), colour).save(path)
-    path = tmp_path / "q.jsonl"
-    path.write_text(QUESTION.model_dump_json() + "\n", encoding="utf-8")
-    return path
+    return question_with_frames(tmp_path, QUESTION, [(40, 120, 60), (60, 90, 30)])
 
 
 def run(tmp_path: Path, dataset: Path, monkeypatch: pytest.MonkeyPatch, name: str,
         *extra: str) -> tuple[list[dict], list[str], dict]:
     """(entity requests the server got, queries the retriever got, the row's queries step)."""
-    FakeWikipedia.queries = []
-    monkeypatch.setattr(wikipedia_search, "WikipediaSearch", FakeWikipedia)
+    RecordingWikipedia.queries = []
+    monkeypatch.setattr(wikipedia_search, "WikipediaSearch", RecordingWikipedia)
     out = tmp_path / name
     with ChatServer(reply) as server:
         code = cli.main(["run", "--dataset", f"jsonl:{dataset}", "--strategies", "rag", "--retriever",
                          "wikipedia", "--model", f"openai:scripted@{server.url}", "--no-cache",
                          "--out", str(out), *extra])
-        asks = [body for body in server.chats() if "Entities:" in user_text(body)]
+        asks = [body for body in server.chats() if "Entities:" in request_text(body)]
     assert code == 0
     rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     step = next(step for step in rows[0]["trace"] if step["step"] == "queries")
-    return asks, list(FakeWikipedia.queries), step
+    return asks, list(RecordingWikipedia.queries), step
 
 
 def test_entities_read_off_the_frames_reach_the_retriever(tmp_path: Path, dataset: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     asks, queries, step = run(tmp_path, dataset, monkeypatch, "media", "--entity-source", "media")
-    assert len(asks) == 1 and image_parts(asks[0]) == 2
-    assert "attached images" in user_text(asks[0])
+    assert len(asks) == 1 and request_images(asks[0]) == 2
+    assert "attached images" in request_text(asks[0])
     assert step["method"] == "media" and step["entities"] == SEEN and step["entity_source"] == "media"
     assert set(SEEN) <= set(queries) and QUESTION.question in queries
 
@@ -96,7 +67,7 @@ def test_entities_read_off_the_frames_reach_the_retriever(tmp_path: Path, datase
 def test_by_default_entities_not_in_the_question_are_dropped(tmp_path: Path, dataset: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     asks, queries, step = run(tmp_path, dataset, monkeypatch, "question")
-    assert len(asks) == 1 and image_parts(asks[0]) == 2   # the frames go with every call of the job
+    assert len(asks) == 1 and request_images(asks[0]) == 2   # the frames go with every call of the job
     assert step["method"] == "rules_fallback" and not set(SEEN) & set(queries)
 
 
@@ -104,5 +75,5 @@ def test_without_frames_the_media_source_keeps_only_the_question_words(tmp_path:
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     asks, queries, step = run(tmp_path, dataset, monkeypatch, "text", "--entity-source", "media",
                               "--modality", "text")
-    assert len(asks) == 1 and image_parts(asks[0]) == 0
+    assert len(asks) == 1 and request_images(asks[0]) == 0
     assert step["method"] == "rules_fallback" and not set(SEEN) & set(queries)
