@@ -13,7 +13,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from rich.console import Console
 
@@ -37,15 +37,17 @@ def shard_log(out: Path) -> Path:
     return out.parent / f"{out.name}.log"
 
 
-def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:
-    """Run (or continue) the shard `config_data` describes, in the folder `cwd` when given (where
-    the run was started: relative dataset, media and plugin paths are read from there); bad input
-    is status 2 with its message, as `factprobe run` would exit (every user error of a run is a
+def run_logged(config_data: dict[str, Any], cwd: str | None,
+               start: Callable[[RunConfig, bool, Console], int]) -> ShardOutcome:
+    """Rebuild the run `config_data` describes, from the folder `cwd` when given (where the run was
+    started: relative dataset, media and plugin paths are read from there), and call `start(config,
+    resume, console)` with its console output going to the log beside its directory; a run is
+    continued when its directory has a manifest (whose config loads the plugins). Bad input is
+    status 2 with its message, as `factprobe run` would exit (every user error of a run is a
     ValueError)."""
     if cwd is not None:
         os.chdir(cwd)
     from factprobe.agents.plugins import load_plugin
-    from factprobe.eval.run.pipeline import execute_run, resumed_config
 
     config = RunConfig(**config_data)
     out = Path(config.out or ".")
@@ -54,17 +56,27 @@ def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutco
         console = Console(file=log, width=160)
         try:
             resume = (out / "manifest.json").is_file()
-            if resume:  # checks that the shard in `out` is this one, as `factprobe run --resume` does
-                config = resumed_config(out, config.model_dump(exclude={"out"}))
-            else:
+            if not resume:
                 for plugin in config.plugins:
                     load_plugin(plugin)
-            return ShardOutcome(execute_run(config, resume=resume, console=console, report=False))
+            return ShardOutcome(start(config, resume, console))
         except ValueError as exc:
             console.print(f"{MESSAGE_PREFIX}{exc}", markup=False, soft_wrap=True)
             return ShardOutcome(EXIT_BAD_INPUT, str(exc))
         except KeyboardInterrupt:
             return ShardOutcome(EXIT_INTERRUPTED, "interrupted; its finished rows are saved")
+
+
+def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:
+    """Run (or continue) the shard `config_data` describes (see `run_logged`); it draws no report."""
+    from factprobe.eval.run.pipeline import execute_run, resumed_config
+
+    def start(config: RunConfig, resume: bool, console: Console) -> int:
+        if resume:  # checks that the shard in its directory is this one, as `factprobe run --resume` does
+            config = resumed_config(Path(config.out or "."), config.model_dump(exclude={"out"}))
+        return execute_run(config, resume=resume, console=console, report=False)
+
+    return run_logged(config_data, cwd, start)
 
 
 def logged_message(log: Path) -> str:
