@@ -29,9 +29,7 @@ from rich.console import Console
 from rich.table import Table
 
 from benchmarks.bench_report import ReportCost, measure_report
-from benchmarks.bench_workers import WorkersCost, measure_workers
-from benchmarks.chat_server import ChatServer
-from benchmarks.client_harness import factprobe_command, run_process, write_dataset
+from benchmarks.bench_workers import WorkersCost, measure_option, measure_workers
 from benchmarks.columnar_read import READERS
 from benchmarks.isolated import run_isolated
 
@@ -77,18 +75,7 @@ def throughput_of_workers(costs: list[WorkersCost], questions: int) -> list[Thro
 def measure_concurrency(folder: Path, questions: int = QUESTIONS, levels: tuple[int, ...] = CONCURRENCY,
                         rounds: int = ROUNDS, delay_s: float = DELAY_S) -> list[Throughput]:
     """One process at each `--concurrency`, `rounds` times, interleaved, each on an empty cache."""
-    dataset = write_dataset(folder, questions)
-    runs: dict[int, list] = {level: [] for level in levels}
-    with ChatServer(delay_s) as server:
-        for round_number in range(rounds):
-            for level in levels:
-                name = f"c{level}-r{round_number}"
-                env = {**os.environ, "FACTPROBE_CACHE": str(folder / f"cache-{name}"), "COLUMNS": "160"}
-                command = factprobe_command(server, dataset, folder / name) + ["--concurrency", str(level)]
-                run = run_process(command, server, env, folder / f"{name}.log")
-                if run.requests != questions:
-                    raise RuntimeError(f"--concurrency {level} made {run.requests} requests for {questions} questions")
-                runs[level].append(run)
+    runs = measure_option(folder, "--concurrency", levels, questions, rounds, delay_s)
     return [Throughput(level, statistics.median(r.wall_s for r in done), statistics.median(r.cpu_s for r in done),
                        questions) for level, done in runs.items()]
 

@@ -41,22 +41,30 @@ class WorkersCost:
         return statistics.median(run.cpu_s for run in self.runs)
 
 
+def measure_option(folder: Path, option: str, levels: tuple[int, ...], questions: int = QUESTIONS,
+                   rounds: int = ROUNDS, delay_s: float = 0.02) -> dict[int, list[ProcessCost]]:
+    """`factprobe run OPTION LEVEL` for each level, `rounds` times, interleaved, each run on an
+    empty cache against one stand-in server; the runs of each level."""
+    dataset = write_dataset(folder, questions)
+    runs: dict[int, list[ProcessCost]] = {level: [] for level in levels}
+    with ChatServer(delay_s) as server:
+        for round_number in range(rounds):
+            for level in levels:
+                name = f"{option.lstrip('-')[0]}{level}-r{round_number}"
+                env = {**os.environ, "FACTPROBE_CACHE": str(folder / f"cache-{name}"), "COLUMNS": "160"}
+                command = factprobe_command(server, dataset, folder / name) + [option, str(level)]
+                run = run_process(command, server, env, folder / f"{name}.log")
+                if run.requests != questions:
+                    raise RuntimeError(f"{option} {level} made {run.requests} requests for {questions} questions")
+                runs[level].append(run)
+    return runs
+
+
 def measure_workers(folder: Path, questions: int = QUESTIONS, workers: tuple[int, ...] = WORKERS,
                     rounds: int = ROUNDS, delay_s: float = 0.02) -> list[WorkersCost]:
     """Each worker count run `rounds` times, interleaved, each run on an empty cache."""
-    dataset = write_dataset(folder, questions)
-    costs = {count: WorkersCost(count, []) for count in workers}
-    with ChatServer(delay_s) as server:
-        for round_number in range(rounds):
-            for count in workers:
-                name = f"w{count}-r{round_number}"
-                env = {**os.environ, "FACTPROBE_CACHE": str(folder / f"cache-{name}"), "COLUMNS": "160"}
-                command = factprobe_command(server, dataset, folder / name) + ["--workers", str(count)]
-                run = run_process(command, server, env, folder / f"{name}.log")
-                if run.requests != questions:
-                    raise RuntimeError(f"--workers {count} made {run.requests} requests for {questions} questions")
-                costs[count].runs.append(run)
-    return list(costs.values())
+    runs = measure_option(folder, "--workers", workers, questions, rounds, delay_s)
+    return [WorkersCost(count, done) for count, done in runs.items()]
 
 
 def workers_table(costs: list[WorkersCost], questions: int) -> Table:
