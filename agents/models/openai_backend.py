@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
@@ -63,6 +64,23 @@ def refused_connection(exc: BaseException) -> BaseException | None:
             return cause
         cause = cause.__cause__
     return None
+
+
+T = TypeVar("T")
+
+
+async def named_refusal(call: Awaitable[T]) -> T:
+    """Await an SDK call, re-raising a refused connection that the SDK reports as a timeout as the
+    connection error it is (refused_connection), so a dead server never reads "timed out"."""
+    import openai
+
+    try:
+        return await call
+    except openai.APITimeoutError as exc:
+        refused = refused_connection(exc)
+        if refused is None:
+            raise
+        raise openai.APIConnectionError(request=exc.request) from refused
 
 
 class OpenAIModel:
@@ -137,14 +155,8 @@ class OpenAIModel:
 
         async def attempt() -> Completion:
             started = time.perf_counter()
-            try:
-                response = await client.post(CHAT_PATH, body=request, cast_to=ChatCompletion,  # not JSON: retried
-                                             options=CHAT_OPTIONS)
-            except openai.APITimeoutError as exc:
-                refused = refused_connection(exc)
-                if refused is None:
-                    raise
-                raise openai.APIConnectionError(request=exc.request) from refused
+            response = await named_refusal(client.post(CHAT_PATH, body=request,  # not JSON: retried
+                                                       cast_to=ChatCompletion, options=CHAT_OPTIONS))
             return checked(self._completion(response, params, time.perf_counter() - started), params)
 
         return await with_retries(attempt, self.policy, self._label(client),
@@ -188,7 +200,7 @@ class OpenAIModel:
 
             async def listed() -> list[Any] | None:
                 try:
-                    return list((await client.models.list()).data)
+                    return list((await named_refusal(client.models.list())).data)
                 except openai.APIStatusError as exc:
                     if exc.status_code in (404, 405, 501):
                         return None  # the server has no /models: ask for one token below
@@ -200,8 +212,8 @@ class OpenAIModel:
                 self.served = {"model_id": entry.id, "root": getattr(entry, "root", None), "source": "/models"}
             else:  # no /models, or a server that serves any name it is given (llama.cpp, gateways)
                 async def ping() -> Any:
-                    return await client.chat.completions.create(
-                        model=self.model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1)
+                    return await named_refusal(client.chat.completions.create(
+                        model=self.model, messages=[{"role": "user", "content": "Hi"}], max_tokens=1))
 
                 try:
                     response = await with_retries(ping, policy, label, (openai.APIConnectionError,))
