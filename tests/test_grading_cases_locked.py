@@ -10,7 +10,11 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).resolve().parent / "data"
-LOCKED_SETS = [DATA / "grading_cases_locked_v2.jsonl", DATA / "grading_cases_locked_v3.jsonl"]
+LOCKED_SETS = [
+    DATA / "grading_cases_locked_v2.jsonl",
+    DATA / "grading_cases_locked_v3.jsonl",
+    DATA / "grading_cases_locked_v4.jsonl",
+]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}
 KEYS = {"question", "gold", "answer", "label", "case_type", "form"}
