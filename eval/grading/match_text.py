@@ -138,15 +138,17 @@ def content(text: str, implied: set[str]) -> list[str]:
 
 
 def is_acronym(letters: str, phrase: list[str]) -> bool:
-    """`letters` are the initials of the phrase's words, words of up to four letters optionally skipped."""
-    if len(letters) < 2 and len(phrase) > 1:
-        return False
+    """`letters` (two or more) are the initials of the phrase's words, words of up to four letters
+    optionally skipped."""
+    return (len(letters) >= 2 or len(phrase) <= 1) and _spells(letters, phrase)
+
+
+def _spells(letters: str, phrase: list[str]) -> bool:
     if not phrase:
         return not letters
     first, rest = phrase[0], phrase[1:]
-    if letters and first[0] == letters[0] and is_acronym(letters[1:], rest):
-        return True
-    return len(first) <= 4 and is_acronym(letters, rest)
+    return bool(letters and first[0] == letters[0] and _spells(letters[1:], rest)) or (
+        len(first) <= 4 and _spells(letters, rest))
 
 
 def _numeral(word: str) -> int | str | None:
@@ -300,6 +302,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
+    if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
+        return Finding(Found.UNSURE, "initials", "a code or abbreviation the rules cannot expand")
     if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")

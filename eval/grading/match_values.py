@@ -131,36 +131,69 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")
     outcome, why = {Relation.MATCH: (Found.MATCH, "the gold's value to its last significant figure"),
-                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})")}.get(
+                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})"),
+                    Relation.EDGE: (Found.UNSURE, "exactly half a unit of the gold's last figure away")}.get(
         relation, (Found.UNSURE, "a figure coarser than the gold's"))
     return Finding(outcome, "number", why)
 
 
-_PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
-                   r"(\d+)(?:\s+[a-z]+)?\s*(?=[,;(]|\.(?!\d)|$)", re.IGNORECASE)
+_NAME = r"(?:the\s+)?(?P<{}>[A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|of|de|and))*)"
+_ONE = r"(\d+)(?:\s+[A-Za-z]+)?\s*(?:[–—/-]|\bto\b|\band\b)\s*(\d+)(?:\s+(?!to\b|for\b)[A-Za-z]+)?"
+_WON = re.compile(_NAME.format("won") + r"\s+(?:won|beat|defeated)\b(?:\s+" + _NAME.format("lost") + r")?"
+                  r"\s+(?:by\s+)?", re.IGNORECASE)
+_LEAD = re.compile(r"(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(?:from\s+|between\s+)?", re.IGNORECASE)
+_TO = re.compile(r"\s+(?:to|for)\s+" + _NAME.format("won"))
+_SIDES = re.compile(_NAME.format("a") + r"\s+(?P<x>\d+)(?:,?\s+|\s*[–—-]\s*)(?:(?P<y>\d+)\s+" + _NAME.format("b")
+                    + r"|" + _NAME.format("c") + r"\s+(?P<z>\d+))\s*(?=[,;(]|\.(?!\d)|$)")
 
 
-def _pair(text: str) -> tuple[int, int] | None:
-    """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
-    if (match := _PAIR.match(spelled_to_digits(text).strip())) is None:
+def _score(text: str) -> tuple[tuple[tuple[int, int], ...], str | None] | None:
+    """The figures of a score, a vote or a season ("3–1", "eleven to four", "6–2, 6–4", "1987–88") and the
+    winner when it is named ("Ajax won 2–0", "2–0 to Ajax", "Ajax 2, Celtic 0", "Ajax 2–0 Celtic")."""
+    text = spelled_to_digits(text).strip()
+    if sides := _SIDES.match(text):
+        first, second = int(sides["x"]), int(sides["y"] or sides["z"])
+        loser = sides["b"] or sides["c"]
+        return ((max(first, second), min(first, second)),), (sides["a"] if first > second else
+                                                              loser if second > first else None)
+    won = _WON.match(text)
+    rest = text[won.end():] if won else text[_LEAD.match(text).end():]
+    pairs: list[tuple[int, int]] = []
+    while pair := re.match(r"(?:,\s*|\s+)?" + _ONE if pairs else _ONE, rest):
+        pairs.append((int(pair[1]), int(pair[2])))
+        rest = rest[pair.end():]
+    if len(pairs) == 1 and len(str(pairs[0][0])) == 4 and len(str(pairs[0][1])) == 2:  # a season written short
+        pairs = [(pairs[0][0], pairs[0][0] // 100 * 100 + pairs[0][1])]
+    to = _TO.match(rest) if not won else None
+    rest = rest[to.end():] if to else rest
+    if not pairs or not re.match(r"\s*(?:[,;(]|\.(?!\d)|$)", rest):
         return None
-    first, second = match[1], match[2]
-    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
-        second = first[:2] + second
-    return int(first), int(second)
+    return tuple(pairs), (won["won"] if won else to["won"] if to else None)
+
+
+def _winners(claim: str, gold: str) -> Found:
+    said, wanted = set(words(claim)) - {"the"}, set(words(gold)) - {"the"}
+    return Found.MATCH if said <= wanted or wanted <= said else Found.UNSURE if said & wanted else Found.CONFLICT
 
 
 def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
-    """`pair`: a gold of two figures (a score, a vote, a season) against a claim of two; None otherwise.
-    The same two in the same order match; in the other order is left to the judge (whose side?)."""
-    wanted, got = _pair(gold), _pair(claim)
-    if wanted is None or got is None:
+    """`pair`: a gold score, vote or season against the claim's; None when the gold is not one. Other
+    figures conflict; the same figures match unless a winner is named that the gold does not confirm:
+    another winner conflicts, a winner the gold leaves unnamed (or figures reversed) is the judge's."""
+    if (wanted := _score(gold)) is None:
         return None
-    if got == wanted:
-        return Finding(Found.MATCH, "pair", "the gold's two figures in order")
-    if got == wanted[::-1]:
-        return Finding(Found.UNSURE, "pair", "the gold's two figures in the other order")
-    return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
+    if (got := _score(claim)) is None:  # figures not read as a score go to the other kinds
+        return None if re.search(r"\d", spelled_to_digits(claim)) else Finding(Found.UNSURE, "pair", "no figure")
+    (figures, winner), (gold_figures, gold_winner) = got, wanted
+    if figures != gold_figures and figures != tuple(pair[::-1] for pair in gold_figures):
+        return Finding(Found.CONFLICT, "pair", "other figures than the gold's")
+    if winner and gold_winner:
+        found = _winners(winner, gold_winner)
+        return Finding(found, "pair", {Found.MATCH: "the gold's figures and winner", Found.CONFLICT: "the gold's "
+                       "figures with another winner"}.get(found, "a winner the rules cannot compare"))
+    if figures == gold_figures and not winner:
+        return Finding(Found.MATCH, "pair", "the gold's figures in order")
+    return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
 
 
 __all__ = ["compare_number", "compare_pair", "figures_text"]

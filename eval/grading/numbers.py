@@ -87,6 +87,7 @@ class Relation(str, Enum):
     BOUND_OK = "bound_ok"        # a bound the gold satisfies ("more than 50k" for 120k)
     CONFLICT = "conflict"        # contradicts the gold
     INCOMPARABLE = "incomparable"  # other dimension (a year, a different kind of unit)
+    EDGE = "edge"                # exactly half a unit of the gold's last significant figure away
 
 
 @dataclass(frozen=True)
@@ -232,7 +233,9 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.BOUND_OK if target > value else Relation.CONFLICT
     if answer.bound == "upper":
         return Relation.BOUND_OK if target < value else Relation.CONFLICT
-    if abs(value - target) <= half + tolerance and step <= target_step + tolerance:
+    if abs(abs(value - target) - half) <= tolerance and step <= target_step + tolerance:
+        return Relation.EDGE  # exactly half a unit away: rounds either way, so the rules cannot tell
+    if abs(value - target) < half and step <= target_step + tolerance:
         return Relation.MATCH
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)

@@ -139,6 +139,16 @@ def _context(text: str) -> str:
     return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
 
 
+_PLACEHOLDER = re.compile(r"^\s*[<\[{]\s*([^<>\[\]{}]+?)\s*[>\]}]\s*\.?\s*$")
+_GUESS = re.compile(r"^(?!I(?:'\w+)?$)[A-Z]|\d")  # a word that may name a candidate: a capitalised word, a figure
+
+
+def _offers_several(text: str) -> bool:
+    """The text weighs two named candidates ("whether it is A or B"), not one against a vague other ("or not")."""
+    return any(all(any(_GUESS.match(word) for word in side) for side in (left.split()[-3:], right.split()[:3]))
+               for left, right in re.findall(r"([^,;:.?!]+?)\s+or\s+([^,;:.?!]+)", text))
+
+
 def read_reply(reply: str | None, golds: list[str]) -> Reading:
     """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
     if reply is None or not reply.strip():
@@ -149,6 +159,12 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if isinstance(part, Unreadable):
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
+    if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[the answer]": a template's blank, not an answer
+        if not re.search(r"[A-Z\d]", bracketed[1]):
+            return Refusal("a placeholder in brackets instead of an answer")
+        text = bracketed[1].strip()
+    if is_refusal(text) and not text.endswith("?") and _offers_several(text):
+        return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):
         return Refusal("refusal with no guess") if _only_refusal(text) else Refusal("declines", _context(text))
     if len([line for line in text.splitlines() if line.strip()]) > 1:
