@@ -34,7 +34,8 @@ _HEDGE = re.compile(
     r"|\byou\s+(?:may|might)\s+want\s+to\s+double-?check(?:\s+(?:it|this|that))?"
     r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
     r"(?:\s+(?:correctly|rightly|right))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
-    r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say)\b",
+    r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say|might"
+    r"|(?:(?:it|that|this|he|she|they)\s+)?(?:might|may|could)(?:\s+well)?\s+(?:have\s+been|be))\b",
     re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:sorry|unfortunately|hmm+|well|honestly|so|but|and|that|it|its|is|was|be|would|the"
                      r"|answer|to|of|i'm|i|am|though|yes|ok|okay|oh|although|still)\b|[^\w]", re.IGNORECASE)
@@ -72,10 +73,13 @@ class Candidates:
 @dataclass(frozen=True)
 class Refusal:
     """A reply that declines, or says nothing; `context`, what else it says, which the caller checks
-    holds no guess (empty: nothing else)."""
+    holds no guess (empty: nothing else); `hedged` when the context held a hedge; `declined`, what a
+    refusal clause names as declined ("the year" in "I can't recall the year"; empty: none named)."""
 
     reason: str
     context: str = ""
+    hedged: bool = False
+    declined: str = ""
 
 
 @dataclass(frozen=True)
@@ -133,10 +137,22 @@ def _only_refusal(text: str) -> bool:
         is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in _clauses(text))
 
 
-def _context(text: str) -> str:
-    """What a refusal says beside declining: its other clauses, hedges removed."""
-    kept = [_HEDGE.sub(" ", c).strip() for c in _clauses(text) if not is_refusal(c)]
-    return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
+# A refusal clause that names what it declines: a question word or a determiner and a noun ("the year").
+_DISCLAIMS = re.compile(
+    r"\bi(?:'m|\s+am)?\s+(?:not\s+(?:sure|certain)|unsure|(?:do\s*n[o']?t|can(?:not|'t)|could\s*n[o']?t|won't"
+    r"|will\s+not)\s+(?:\w+ly\s+|quite\s+)?(?:know|recall|remember|name|say|tell|guess|identify|give|place))\s+"
+    r"(?:(?:of|about)\s+(?P<noun>[^,;.]+)|(?P<asked>(?:who|what|which|when|where|how|whether|the|its|his|her|their)\b"
+    r"[^,;.]*))", re.IGNORECASE)
+
+
+def _declines(text: str) -> Refusal:
+    """A refusal beside other statements: those statements (hedges removed), whether any held a hedge,
+    and what the refusal clauses name as declined."""
+    clauses = _clauses(text)
+    kept = [c for c in clauses if not is_refusal(c)]
+    named = [m["noun"] or m["asked"] for c in clauses if is_refusal(c) and (m := _DISCLAIMS.search(c))]
+    context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
+    return Refusal("declines", context, any(_HEDGE.search(c) for c in kept), "; ".join(named))
 
 
 _PLACEHOLDER = re.compile(r"^\s*[<\[{]\s*([^<>\[\]{}]+?)\s*[>\]}]\s*\.?\s*$")
@@ -166,7 +182,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if is_refusal(text) and not text.endswith("?") and _offers_several(text):
         return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):
-        return Refusal("refusal with no guess") if _only_refusal(text) else Refusal("declines", _context(text))
+        return Refusal("refusal with no guess") if _only_refusal(text) else _declines(text)
     if len([line for line in text.splitlines() if line.strip()]) > 1:
         return Unreadable("several lines (a list or a paragraph)")
     if _SENTENCE_END.search(text.rstrip(" .!")):

@@ -19,7 +19,7 @@ import re
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
-from factprobe.eval.grading.dates import compare_date
+from factprobe.eval.grading.dates import compare_date, find_dates, find_periods, gold_date
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
@@ -33,7 +33,8 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import compare_number, compare_pair
+from factprobe.eval.grading.match_values import compare_number, compare_pair, figures_text
+from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
@@ -94,6 +95,35 @@ def declines_only(context: str, golds: list[str], question: str) -> bool:
     return True
 
 
+_ANSWERS = re.compile(r"\b(?:it|that|this|he|she|they|answer)(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?[A-Z\d]"
+                      r"|\bor\b")
+
+
+def _figure_guess(context: str, gold: str, question: str) -> bool:
+    """The context states a date where the gold is a date, or a figure of the gold's kind (its unit,
+    or for a bare count a figure before a word of the question's or alone)."""
+    text, asked = figures_text(context), set(words(question))
+    if gold_date(gold) is not None:
+        return any(m.end - m.start >= 4 for m in find_dates(text)) or bool(find_periods(text))
+    if (wanted := gold_quantity(figures_text(gold))) is None:
+        return False
+    return any(str(q.value) not in asked and (q.dimension == wanted.dimension if wanted.dimension else (
+        q.dimension is None and not set(words(text[q.end:])[:1]) - asked)) for q in find_quantities(text))
+
+
+def declines_asked(reading: Refusal, golds: list[str], question: str) -> bool:
+    """The refusal names what it declines ("I can't recall the year") without naming a candidate, and
+    nothing beside it offers one: no hedge, no "it's X" with a name or figure, no "or", no word of the
+    gold, no date or figure of the gold's kind."""
+    asked = set(words(question))
+    named = set(words(" ".join(re.findall(r"\b[A-Z][\w'-]*|\d+", reading.declined)))) - asked
+    if not reading.declined or named or reading.hedged or _ANSWERS.search(reading.context):
+        return False
+    said = content(reading.context, asked)
+    return not any(related(said, content(gold, asked)) or _figure_guess(reading.context, gold, question)
+                   for gold in golds)
+
+
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -138,6 +168,9 @@ class RuleGrader:
             guess = compare_claim(reading.context, golds, question.question) if short else None
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
                 return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
+            if declines_asked(reading, golds, question.question):
+                return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines the asked thing, and the rest offers "
+                                                          "no candidate")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
         if isinstance(reading, Candidates):
             return self._candidates(reading, golds, question.question) if golds else self._outcome(

@@ -20,7 +20,7 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
      Grade.UNGRADED),
     ("Which driver won the 1976 Formula One title?", "James Hunt", "Hunt", Grade.UNGRADED),
     ("Who built the first telescope?", "Hans Lipperhey", "It's a Dutch invention, but I can't name the maker.",
-     Grade.UNGRADED),
+     Grade.NOT_ATTEMPTED),                         # declines the asked thing; the rest offers no candidate
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's the Galileo design, I think.",
      Grade.UNGRADED),
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's Galileo, I think.",
@@ -78,7 +78,7 @@ def test_named_shapes(question: str, gold: str, answer: str, grade: Grade) -> No
     ("Which Georgia has Tbilisi as its capital?", "The country", "Could you say which Georgia you mean?",
      Grade.NOT_ATTEMPTED),
     ("In which museum is Guernica shown?", "Museo Reina Sofía", "It's in a big Spanish museum, but I can't say which.",
-     Grade.UNGRADED),
+     Grade.NOT_ATTEMPTED),
     ("Who was the first Roman emperor?", "Augustus", "One of the Julio-Claudian rulers, but I can't name him.",
      Grade.UNGRADED),
     ("Who discovered penicillin?", "Alexander Fleming", "No name comes to mind, maybe Pasteur", Grade.UNGRADED),
