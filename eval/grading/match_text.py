@@ -85,7 +85,7 @@ _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|w
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
 _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
-_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|more\s+commonly|commonly|widely)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
+_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|more\s+commonly|commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
@@ -231,7 +231,7 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-def _name(claim: list[str], gold: list[str]) -> str | None:
+def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     """How the claim names the gold person, if it does: the surname alone, or the same first given name
     and surname with middle names or leading initials dropped, each given name written out, shortened
     or as an initial. A title and a surname's particles ("van") are optional. An added given name
@@ -241,6 +241,8 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
     if len(gold) == len(claim) == 2 and claim == gold[::-1]:
         return "family name first"
+    if len(claim) > 1 and claim == gold[-len(claim):]:
+        return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
             min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
@@ -249,8 +251,11 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
         return "the surname alone"
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
         wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
+    if bare and len(wanted) == 1 and len(given) > 1 and _same_given(given[0], wanted[0]) and all(
+            w.isalpha() and w not in _NUMERALS and w not in gold for w in given[1:]):
+        return "the gold's first name and surname with a middle name added"  # may name a relative: a small risk
     if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
-        return None  # an added given name may name a relative: the judge's
+        return None
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
@@ -289,7 +294,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
-    if person and (how := _name(said, wanted)):
+    bare = not detail.strip() and bool(re.fullmatch(r"[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+", answer))
+    if person and (how := _name(said, wanted, bare)):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

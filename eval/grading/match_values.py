@@ -26,6 +26,7 @@ from factprobe.eval.grading.numbers import (
     unit_asked,
     written_in_full,
 )
+from factprobe.eval.grading.reading import ADDED
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(\.\d+)?(?![\d:])")
@@ -91,6 +92,16 @@ def _within_range(claim: str, gold: str, question: str) -> Finding | None:
                    "inside the gold's acceptable range" if inside else "outside the gold's acceptable range")
 
 
+def _items(detail: str) -> int:
+    """How many things a detail after a count lists ("Ann, Bo and Cy": 3; "2 red and 1 blue": 3); 0 when
+    the detail is not such a list."""
+    items = [item for item in re.split(r",|\band\b|\bplus\b", detail.lstrip(" ,:—–-")) if item.strip()]
+    if not re.match(r"\s*[,:—–-]", detail) or not items or ADDED.match(items[0]):
+        return 0
+    counts = [re.match(r"\s*(\d+)\s+\D", item) for item in items]
+    return sum(int(c[1]) for c in counts if c) if all(counts) else len(items) if len(items) > 1 else 0
+
+
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure."""
     if (ranged := _within_range(claim, gold, question)) is not None:
@@ -101,7 +112,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     unit = unit_asked(question)
     if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
         wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
-    answer, detail = head(figures_text(claim), question)
+    answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
     asked = {q.value for q in find_quantities(figures_text(question))}
     comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
@@ -118,6 +129,12 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     relation = relate(wanted, quantity)
     others = {relate(wanted, q) for q in find_quantities(detail)  # "…, set in 2009": a year, not a measure
               if not (q.looks_like_year and wanted.dimension)} - {Relation.INCOMPARABLE}
+    if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
+        if items != quantity.value:
+            return Finding(Found.UNSURE, "number", "a count beside items that do not add up to it")
+        if relation is Relation.MATCH:
+            return Finding(Found.MATCH, "number", "the gold's count, then as many items")
+        others = set()
     if others and others != {relation}:  # "4,806 m (15,768 ft)" restates; "270 — 206 is …" does not
         return Finding(Found.UNSURE, "number", "another figure in the detail")
     same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)

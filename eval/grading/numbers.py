@@ -235,8 +235,8 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.BOUND_OK if target < value else Relation.CONFLICT
     if abs(abs(value - target) - half) <= tolerance and step <= target_step + tolerance:
         return Relation.EDGE  # exactly half a unit away: rounds either way, so the rules cannot tell
-    if abs(value - target) < half and step <= target_step + tolerance:
-        return Relation.MATCH
+    if abs(value - target) < half and step <= target_step + tolerance or value == target and answer.step < 1:
+        return Relation.MATCH  # to the gold's last figure, or its value with the zeros after the point dropped
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
     if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:

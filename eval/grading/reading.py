@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.spelled import spelled_to_digits
 
 _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][*_]*[ \t]*(?P<value>\S[^\n]*)$",
                           re.IGNORECASE | re.MULTILINE)
@@ -48,7 +49,8 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
 # A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
-_ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|\w+ed)\b",
+ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
+                    r"|around|\w+ed)\b",
                     re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
@@ -195,7 +197,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
     listed_gold = any("," in gold or " and " in gold for gold in golds)
     if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \
-            and not _ADDED.match(pieces[1]):
+            and not ADDED.match(pieces[1]) and not re.fullmatch(r"\s*\d+\s*", spelled_to_digits(pieces[0])):
         return Unreadable("a list of several items")
     gold_text = " ".join(golds).lower()
     if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
@@ -211,4 +213,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]
+__all__ = ["ADDED", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]

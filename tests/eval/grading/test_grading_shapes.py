@@ -13,8 +13,8 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
 
 
 @pytest.mark.parametrize("question, gold, answer, grade", [
-    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy", Grade.UNGRADED),
-    ("Who was the second US president?", "John Adams", "John Quincy Adams", Grade.UNGRADED),
+    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy", Grade.CORRECT),  # a middle name added
+    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy, his son", Grade.UNGRADED),
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Lassell's assistant", Grade.UNGRADED),
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Not Galle — it was Lassell's telescope.",
      Grade.UNGRADED),
@@ -91,7 +91,8 @@ def test_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> 
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 343 m/s.", Grade.CORRECT),
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "Roughly 343 ± 1 m/s", Grade.UNGRADED),
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 340 m/s", Grade.NOT_ATTEMPTED),
-    ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.UNGRADED),
+    ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.CORRECT),  # its parts
+    ("How many squares does a chessboard have?", "64", "64 — 30 light and 32 dark", Grade.UNGRADED),
     ("How many squares does a chessboard have?", "64", "64 — 30 light and 30 dark", Grade.UNGRADED),
     ("How many ribs does an adult human have?", "24", "24 (in twelve pairs)", Grade.UNGRADED),
     ("How many ribs does an adult human have?", "24", "24 (some people have 26)", Grade.UNGRADED),

@@ -81,7 +81,7 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("In which season did the club win the cup?", "1987–88", "1987-1988", Grade.CORRECT, "pair"),
     ("In which season did the club win the cup?", "1987–88", "1988–89", Grade.INCORRECT, "pair"),
     ("What was the lap record?", "1:21.47", "1:21.74", Grade.INCORRECT, "number"),  # a clock time, not a pair
-    ("Who founded the press?", "Tobias Wendt", "Tobias Arne Wendt", Grade.UNGRADED, "text"),  # maybe a relative
+    ("Who founded the press?", "Tobias Wendt", "Tobias Arne Wendt", Grade.CORRECT, "name"),  # a middle name added
     ("Who founded the press?", "Tobias K. Wendt", "Tobias Karl Wendt", Grade.CORRECT, "name"),
     ("Who founded the press?", "R. Tobias Wendt", "Tobias Wendt", Grade.CORRECT, "name"),
     ("Who founded the press?", "Tobias Wendt", "Tobi Wendt", Grade.CORRECT, "name"),        # a shortened name

@@ -84,3 +84,36 @@ def test_scores(question: Question, answer: str, grade: Grade) -> None:
 def test_refusal_beside_context(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
     assert outcome.grade is grade, outcome.note
+
+
+FOUNDER = Question(id="n", question="Who founded the Orvane press?", answer="Karl Dessau")
+MOONS = Question(id="c", question="How many moons does the planet Veyra have?", answer="3")
+JUMP = Question(id="j", question="How far did the winner jump?", answer="7.50 m")
+RULER = Question(id="r", question="Who united the Brell valley?", answer="Orm the Elder")
+
+
+@pytest.mark.parametrize("question, answer, grade, note", [
+    # a middle name between the gold's first name and surname: credited, at a small risk that it names
+    # a relative who shares both; a detail beside it, or a name added before the gold's, is the judge's
+    (FOUNDER, "Karl Anton Dessau", Grade.CORRECT, "middle name added"),
+    (FOUNDER, "Karl T. Dessau", Grade.CORRECT, "middle name added"),
+    (FOUNDER, "Karl Anton Dessau, his nephew", Grade.UNGRADED, "text"),
+    (FOUNDER, "Anton Karl Dessau", Grade.UNGRADED, "text"),
+    (FOUNDER, "Karl Dessau's son, Emil Dessau", Grade.UNGRADED, "text"),
+    # a count, then its items: as many items (or parts adding up to it) match
+    (MOONS, "Three, Ilo, Pell and Varn", Grade.CORRECT, "as many items"),
+    (MOONS, "3: two small and one large", Grade.CORRECT, "as many items"),
+    (MOONS, "Three, Ilo and Pell", Grade.UNGRADED, "do not add up"),
+    (MOONS, "Four, Ilo, Pell, Varn and Tesk", Grade.INCORRECT, "number"),
+    (MOONS, "Three, discovered in 1921", Grade.UNGRADED, "another figure"),
+    # the gold's value with the zeros after its point dropped
+    (JUMP, "7.5 metres", Grade.CORRECT, "number"),
+    (JUMP, "7.6 metres", Grade.INCORRECT, "number"),
+    (JUMP, "8 metres", Grade.UNGRADED, "coarser"),
+    # the gold given as the name the answer later took
+    (RULER, "Orm Tarsson, later known as Orm the Elder", Grade.CORRECT, "another name"),
+])
+def test_shapes_now_decided(question: Question, answer: str, grade: Grade, note: str) -> None:
+    outcome = RuleGrader().grade_sync(question, answer)
+    assert outcome.grade is grade, outcome.note
+    assert note in (outcome.note or "")
