@@ -23,9 +23,9 @@ _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
-_TO_GRADER = re.compile(r"\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
-                        r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b"
-                        r"|\b(?:reference|gold)\s+answer\b|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
+_TO_GRADER = re.compile(r"(?i:\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
+                        r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b|\b(?:reference|gold)\s+answer\b)"
+                        r"|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
 # Hedges: kept as a flag, then removed before the claim is read.
 _HEDGE = re.compile(
     r"\b(?:i'?m|i\s+am)\s+(?:not\s+)?(?:\d+\s*%|fairly|pretty|quite|very|reasonably|absolutely|completely|entirely"
