@@ -85,7 +85,7 @@ _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|w
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
 _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
-_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|more\s+commonly|commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
+_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word

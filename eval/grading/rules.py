@@ -72,36 +72,13 @@ def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
 
 _DATED = re.compile(r"\d|\bcentur|\bdecade", re.IGNORECASE)
 _NAMED = re.compile(r"(?:^|[^\w\s]\s*|\s)\b([A-Z][\w'-]*)")
-
-
-def declines_only(context: str, golds: list[str], question: str) -> bool:
-    """The statements beside a refusal hold no guess: no figure or date, unless a bound or period that
-    holds the gold; for a gold in words, no name the question does not say, nothing of the gold, and
-    no short phrase that could name an answer (a guess without capitals: "the left lung")."""
-    asked = set(words(question))
-    for gold in golds or [""] if context.strip() else []:
-        value = compare_date(context, gold, question) or compare_number(context, gold, question)
-        if value is not None and (value.found is Found.VAGUE or (
-                value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
-            continue
-        if value is not None or re.search(r"\d", spelled_to_digits(context)):
-            return False
-        clauses = [clause.strip() for clause in context.split(",")]
-        named = {w for clause in clauses for w in words(" ".join(m for m in _NAMED.findall(clause)[1:] if m != "I"))}
-        said = content(context, asked)
-        if named - asked or related(said, content(gold, asked)) or len(content(head(context, question)[0], asked)) \
-                <= NAMING_WORDS:
-            return False
-    return True
-
-
 _ANSWERS = re.compile(r"\b(?:it|that|this|he|she|they|answer)(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?[A-Z\d]"
                       r"|\bor\b")
 
 
 def _figure_guess(context: str, gold: str, question: str) -> bool:
-    """The context states a date where the gold is a date, or a figure of the gold's kind (its unit,
-    or for a bare count a figure before a word of the question's or alone)."""
+    """The context states a date or period where the gold is a date, or a figure of the gold's kind (its
+    unit; for a bare count, a figure alone or before a word of the question's)."""
     text, asked = figures_text(context), set(words(question))
     if gold_date(gold) is not None:
         return any(m.end - m.start >= 4 for m in find_dates(text)) or bool(find_periods(text))
@@ -111,17 +88,29 @@ def _figure_guess(context: str, gold: str, question: str) -> bool:
         q.dimension is None and not set(words(text[q.end:])[:1]) - asked)) for q in find_quantities(text))
 
 
-def declines_asked(reading: Refusal, golds: list[str], question: str) -> bool:
-    """The refusal names what it declines ("I can't recall the year") without naming a candidate, and
-    nothing beside it offers one: no hedge, no "it's X" with a name or figure, no "or", no word of the
-    gold, no date or figure of the gold's kind."""
-    asked = set(words(question))
+def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
+    """Nothing beside the refusal may be a guess: no hedge, no "it's X" with a name or figure, no "or",
+    no word of the gold; no figure or date unless a bound or period that holds the gold, or one not of
+    the gold's kind beside a refusal that names what it declines ("I can't recall the year") and no
+    candidate; without such a refusal, no name the question does not say and no short phrase that
+    could name an answer (a guess without capitals: "the left lung")."""
+    asked, context = set(words(question)), reading.context
     named = set(words(" ".join(re.findall(r"\b[A-Z][\w'-]*|\d+", reading.declined)))) - asked
-    if not reading.declined or named or reading.hedged or _ANSWERS.search(reading.context):
-        return False
-    said = content(reading.context, asked)
-    return not any(related(said, content(gold, asked)) or _figure_guess(reading.context, gold, question)
-                   for gold in golds)
+    declined = bool(reading.declined) and not named
+    for gold in golds or [""]:
+        value = compare_date(context, gold, question) or compare_number(context, gold, question)
+        if value is not None and (value.found is Found.VAGUE or (
+                value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
+            continue
+        figures = value is not None or re.search(r"\d", spelled_to_digits(context))
+        if reading.hedged or _ANSWERS.search(context) or figures and not (declined and not _figure_guess(
+                context, gold, question)) or related(content(context, asked), content(gold, asked)):
+            return False
+        named = {w for clause in context.split(",") for w in words(" ".join(
+            m for m in _NAMED.findall(clause.strip())[1:] if m != "I"))}
+        if not declined and (named - asked or len(content(head(context, question)[0], asked)) <= NAMING_WORDS):
+            return False
+    return True
 
 
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
@@ -162,15 +151,12 @@ class RuleGrader:
         if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
-            if declines_only(reading.context, golds, question.question):
+            if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
             guess = compare_claim(reading.context, golds, question.question) if short else None
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
                 return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
-            if declines_asked(reading, golds, question.question):
-                return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines the asked thing, and the rest offers "
-                                                          "no candidate")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
         if isinstance(reading, Candidates):
             return self._candidates(reading, golds, question.question) if golds else self._outcome(
