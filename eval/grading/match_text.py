@@ -1,31 +1,10 @@
-"""Match kinds for names and other text: normalised text, initials, spelling variants, person names;
-and what a comparison under any match kind finds (`Found`, `Finding`).
+"""Match kinds for text (`text`, `initials`, `spelling`, `name`) and what a comparison finds.
 
-A claim is cut down to its head, the phrase that answers: a leading "It's"/"The answer is", the
-question restated before "is" ("The capital of Peru is Lima"), a leading preposition ("in Mali")
-and the detail after a comma, bracket or dash go. Words are compared after normalisation (case,
-accents, punctuation, a plural "s", the words the question already says and a few function words).
-
-- `text`: the head's words are the gold's words (in order), or the same letters written apart; a
-  name's number written otherwise ("the Third" for "III") matches, another number conflicts; for a
-  question asking for two or more things, the gold's items in any order match, and an item
-  unrelated to every gold item conflicts.
-- `initials`: one is an acronym of the other ("ABC" / "Alpha Beta Corporation"); words of up to four letters
-  may be skipped, as function words are in any language.
-- `spelling`: one word differs by a single letter in a word of seven letters or more (six in a
-  name of several words that is not a person's), or is shortened ("St" for "Street").
-- `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
-  the gold's surname (with or without its particles: "van"), with given names that agree as far as
-  they go (initials either way, a shortening, middle names or leading initials dropped, one letter
-  off), a title ("Sir", "Dr.") or the family name written first. An added given name may name a
-  relative, and is the judge's.
-- The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
-  as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
-- A short head that names something (not a description) and shares no word (beyond a particle),
-  letter pattern or acronym with the gold (a kind word such as "Mount" is no overlap), nor writes
-  it as a symbol, conflicts. Any other overlap
-  (the gold inside a longer place name, an added middle name) and any longer head are the judge's.
+A claim is cut to its head, the phrase that answers (`head`); words are compared after
+normalisation (`words`, `content`). Each kind is documented where it decides: `compare_text`,
+`_word_apart` (`spelling`, a name's number), `_name` (`name`) and `_items` (several things asked).
 """
+
 
 from __future__ import annotations
 
@@ -277,7 +256,11 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
-    """The claim's head compared with one gold answer written as text."""
+    """The claim's head against one gold answer in words. `text`: the gold's words (or letters written
+    apart), the gold without its place qualifier, or given as the answer's other name ("X (gold)",
+    "X, later known as gold"); `initials`: an acronym either way. A code in capitals the rules cannot
+    expand, a word against a symbol and any other overlap are the judge's; a short head that names
+    something sharing nothing with the gold (a kind word such as "Mount" is no overlap) conflicts."""
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))

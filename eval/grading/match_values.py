@@ -1,14 +1,7 @@
-"""Match kinds for values: pairs of figures, numbers with units and tolerance (dates: `dates`).
-
-- `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
-  "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
-- `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
-  compound figures ("3 feet 7 inches") are one figure. The claim's head must hold one comparable
-  figure, besides words the question or gold says: the gold's value to its last significant figure
-  (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
-  the gold is vague; a coarser exact figure, several figures or another figure in the detail are
-  the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
+"""Match kinds for values: `number` (figures with units and tolerance) and `pair` (a score, a vote
+or a season, with its winner); dates are `dates`'.
 """
+
 
 from __future__ import annotations
 
@@ -103,7 +96,10 @@ def _items(detail: str) -> int:
 
 
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's figure against a gold figure; None when the gold is not one figure."""
+    """The claim's figure against a gold figure; None when the gold is not one figure. The head must
+    hold one comparable figure (clock times and compound figures are one): the gold's value to its
+    last significant figure in any unit of its kind matches, another conflicts, a bound or rough
+    figure that holds it is vague; a coarser figure, words or another figure beside it are the judge's."""
     if (ranged := _within_range(claim, gold, question)) is not None:
         return ranged
     if (figure := _gold_figure(gold)) is None:

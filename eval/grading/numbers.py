@@ -1,12 +1,10 @@
 """Quantities in text: value, precision (the last significant figure) and unit, and their comparison.
 
-A gold figure is matched to its last significant figure (SimpleQA): the answer, converted to the
-gold's unit, must round to the gold and be at least as precise. A plain count is exact; trailing
-zeros count as not significant with a multiplier ("120k", "3 million"), an approximate wording, or
-in a measured gold of four or more digits ("552,700 km"), so "70,000" asks for 70,000 while "70k"
-means 65k-75k. Thousands may be grouped with commas or spaces ("29 032"); a comma before one, two
-or four and more digits is a decimal comma ("2,71828"). Temperatures convert with their offsets.
+A plain count is exact; trailing zeros are not significant with a multiplier ("120k"), an
+approximate wording, or in a measured gold of four digits or more ("552,700 km"). Thousands may be
+grouped with commas or spaces; a comma before one, two or four digits and more is a decimal comma.
 """
+
 
 from __future__ import annotations
 

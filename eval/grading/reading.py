@@ -1,12 +1,6 @@
-"""Reading a reply down to the one claim it commits to, or saying why the rules cannot.
-
-`read_reply` returns a `Claim` (one short statement, and whether it was hedged), `Candidates`
-("X or Y", each compared with the gold by the caller), a `Refusal` (with the other statements
-beside it, which the caller checks hold no guess), or `Unreadable` with the
-reason, for the judge: an instruction to a grader; two answer lines that differ; a denial,
-correction or contrast ("not", "but", "actually", …: the gold inside a denial is not a claim of
-it); several lines, a comma list of three items or more (not a detail opening with a preposition
-or participle), several hedged statements; more than one sentence (a paragraph).
+"""Reading a reply down to the one claim it commits to (`Claim`, `Candidates`), a `Refusal`, or the
+reason the rules cannot (`Unreadable`, for the judge): an instruction to a grader, two answer lines
+that differ, a denial, correction or contrast, a list, several hedged statements, a paragraph.
 """
 
 from __future__ import annotations

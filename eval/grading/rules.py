@@ -1,17 +1,11 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-`reading` takes the reply down to the one claim it commits to, a refusal or the reason it cannot
-(UNGRADED). A refusal is NOT_ATTEMPTED when nothing beside it may be a guess (`declines_only`), and
-INCORRECT beside a short figure or date the gold rules out. "X or Y": all wrong is INCORRECT, the
-gold among wrong ones follows the policy (`candidates`). A claim is compared with each accepted
-answer under the match kinds of `match_values` (`pair`, `number`), `dates` (`date`) and
-`match_text` (`text`, `initials`, `spelling`, `name`): a match with any is CORRECT (INCORRECT when
-hedged under `--hedging penalize`), a conflict with all INCORRECT, a bound, period or coarser date
-that holds the gold NOT_ATTEMPTED (UNGRADED under `worldvqa`, which grades granularity). A question
-with no answer (`unanswerable`): a refusal or a denied premise is NOT_ATTEMPTED, a named answer
-INCORRECT. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other names,
-nicknames, a holiday's date) is the judge's, in cascade mode.
+`reading` takes the reply to the one claim it commits to, a refusal, or the reason it cannot; the
+claim is compared with each accepted answer under the match kinds of `match_values`, `dates` and
+`match_text`. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other
+names, nicknames, a holiday's date) is the judge's, in cascade mode.
 """
+
 
 from __future__ import annotations
 
@@ -144,6 +138,9 @@ class RuleGrader:
         return GradeOutcome(grade, self.name, f"undecided: {note}" if grade is Grade.UNGRADED else note)
 
     def grade_sync(self, question: Question, answer: str | None) -> GradeOutcome:
+        """A match with any accepted answer is CORRECT (INCORRECT hedged under `--hedging penalize`), a
+        conflict with all INCORRECT, a vague finding NOT_ATTEMPTED (UNGRADED under `worldvqa`); a
+        question with no answer: a refusal or a denied premise NOT_ATTEMPTED, a named answer INCORRECT."""
         golds = question.gold_answers if question.answerable and question.answer else []
         reading = read_reply(answer, golds)
         if isinstance(reading, Refusal) and not reading.context:
