@@ -166,27 +166,20 @@ def _score(text: str) -> tuple[tuple[tuple[int, int], ...], str | None] | None:
     text = spelled_to_digits(text).strip()
     if sides := _SIDES.match(text):
         first, second = int(sides["x"]), int(sides["y"] or sides["z"])
-        loser = sides["b"] or sides["c"]
-        return ((max(first, second), min(first, second)),), (sides["a"] if first > second else
-                                                              loser if second > first else None)
-    won = _WON.match(text)
-    rest = text[won.end():] if won else text[_LEAD.match(text).end():]
-    pairs: list[tuple[int, int]] = []
+        winner = sides["a"] if first > second else (sides["b"] or sides["c"]) if second > first else None
+        return ((max(first, second), min(first, second)),), winner
+    won, pairs = _WON.match(text), list[tuple[int, int]]()
+    rest = text[won.end() if won else _LEAD.match(text).end():]  # type: ignore[union-attr]  # _LEAD always matches
     while pair := re.match(r"(?:,\s*|\s+)?" + _ONE if pairs else _ONE, rest):
         pairs.append((int(pair[1]), int(pair[2])))
         rest = rest[pair.end():]
     if len(pairs) == 1 and len(str(pairs[0][0])) == 4 and len(str(pairs[0][1])) == 2:  # a season written short
         pairs = [(pairs[0][0], pairs[0][0] // 100 * 100 + pairs[0][1])]
-    to = _TO.match(rest) if not won else None
-    rest = rest[to.end():] if to else rest
+    if to := (None if won else _TO.match(rest)):
+        rest = rest[to.end():]
     if not pairs or not re.match(r"\s*(?:[,;(]|\.(?!\d)|$)", rest):
         return None
-    return tuple(pairs), (won["won"] if won else to["won"] if to else None)
-
-
-def _winners(claim: str, gold: str) -> Found:
-    said, wanted = set(words(claim)) - {"the"}, set(words(gold)) - {"the"}
-    return Found.MATCH if said <= wanted or wanted <= said else Found.UNSURE if said & wanted else Found.CONFLICT
+    return tuple(pairs), (won or to or {"won": None})["won"]
 
 
 def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
@@ -201,9 +194,10 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     if figures != gold_figures and figures != tuple(pair[::-1] for pair in gold_figures):
         return Finding(Found.CONFLICT, "pair", "other figures than the gold's")
     if winner and gold_winner:
-        found = _winners(winner, gold_winner)
-        return Finding(found, "pair", {Found.MATCH: "the gold's figures and winner", Found.CONFLICT: "the gold's "
-                       "figures with another winner"}.get(found, "a winner the rules cannot compare"))
+        said, named = set(words(winner)) - {"the"}, set(words(gold_winner)) - {"the"}
+        if said <= named or named <= said:
+            return Finding(Found.MATCH, "pair", "the gold's figures and winner")
+        return Finding(Found.UNSURE if said & named else Found.CONFLICT, "pair", "another winner")
     if figures == gold_figures and not winner:
         return Finding(Found.MATCH, "pair", "the gold's figures in order")
     return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
