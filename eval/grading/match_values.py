@@ -191,6 +191,8 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     if (got := _score(claim)) is None:  # figures not read as a score go to the other kinds
         return None if re.search(r"\d", spelled_to_digits(claim)) else Finding(Found.UNSURE, "pair", "no figure")
     (figures, winner), (gold_figures, gold_winner) = got, wanted
+    if len(figures) != len(gold_figures):  # a shoot-out or a set beside the score: the judge's
+        return Finding(Found.UNSURE, "pair", "another number of figures than the gold's")
     if figures != gold_figures and figures != tuple(pair[::-1] for pair in gold_figures):
         return Finding(Found.CONFLICT, "pair", "other figures than the gold's")
     if winner and gold_winner:

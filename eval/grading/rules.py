@@ -66,8 +66,7 @@ def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
 
 _DATED = re.compile(r"\d|\bcentur|\bdecade", re.IGNORECASE)
 _NAMED = re.compile(r"(?:^|[^\w\s]\s*|\s)\b([A-Z][\w'-]*)")
-_ANSWERS = re.compile(r"\b(?:it|that|this|he|she|they|answer)(?:'s|\s+(?:is|was|are|were))\s+(?:the\s+)?[A-Z\d]"
-                      r"|\bor\b")
+_ANSWERS = re.compile(r"(?:\b(?:it|that|this|he|she|they)'s|\b(?:is|was|are|were|be))\s+(?:the\s+)?[A-Z\d]|\bor\b")
 
 
 def _figure_guess(context: str, gold: str, question: str) -> bool:

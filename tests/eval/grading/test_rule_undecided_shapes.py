@@ -58,6 +58,7 @@ def test_shapes_once_decided_wrongly(question: Question, answer: str, grade: Gra
     (PLAIN, "1–0", Grade.INCORRECT),
     (SETS, "6–3, 6–4", Grade.CORRECT),
     (SETS, "6–3, 6–2", Grade.INCORRECT),                         # every set counts, not only the first
+    (SETS, "6–3, 6–4, 7–5", Grade.UNGRADED),                     # another number of sets
 ])
 def test_scores(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
@@ -75,6 +76,7 @@ def test_scores(question: Question, answer: str, grade: Grade) -> None:
     (PAINTER, "It might be by Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),   # hedged
     (PAINTER, "It's Tomas Vey's, I think; I don't remember the painter for sure.", Grade.UNGRADED),
     (PAINTER, "Anna Kessel exhibited it first, but I can't recall the painter.", Grade.UNGRADED),  # the gold
+    (PAINTER, "The usual answer is Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),  # a name stated
     (YEAR, "It opened some time in 1874 or 1875, but I can't recall the year.", Grade.UNGRADED),
     (YEAR, "Work on it began in the 1860s after a long dispute, but I can't recall the year.", Grade.UNGRADED),
     (LENGTH, "Each half lasts 30 minutes, but I'm not sure of the total.", Grade.UNGRADED),  # the gold's unit
