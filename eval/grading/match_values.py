@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from unicodedata import numeric
 
 from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.numbers import (
@@ -41,7 +42,9 @@ def _unit_text(quantity: Quantity) -> str:
 
 
 def figures_text(text: str) -> str:
-    """The text with spelled numbers as digits, clock times in seconds and compound figures summed."""
+    """The text with spelled numbers as digits, vulgar fractions as decimals ("2½" is 2.5), clock times in
+    seconds and compound figures summed."""
+    text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
     text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
     while True:
         quantities = find_quantities(text)

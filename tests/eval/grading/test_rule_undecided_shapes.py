@@ -112,6 +112,7 @@ RULER = Question(id="r", question="Who united the Brell valley?", answer="Orm th
     (JUMP, "7.5 metres", Grade.CORRECT, "number"),
     (JUMP, "7.6 metres", Grade.INCORRECT, "number"),
     (JUMP, "8 metres", Grade.UNGRADED, "coarser"),
+    (JUMP, "24 feet 7½ inches", Grade.CORRECT, "number"),         # a vulgar fraction in a compound figure
     # the gold given as the name the answer later took
     (RULER, "Orm Tarsson, later known as Orm the Elder", Grade.CORRECT, "another name"),
 ])
