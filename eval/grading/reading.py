@@ -126,13 +126,6 @@ def _clauses(text: str) -> list[str]:
     return [c for c in re.split(r"[,;.!?—–]|\b(?:but|so)\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
 
 
-def _only_refusal(text: str) -> bool:
-    """Every clause of the text is a refusal or filler ("Sorry, I don't know."), or the whole text is
-    one question back to the asker ("Do you mean X or Y?")."""
-    return bool(_CLARIFY.match(text)) or all(
-        is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in _clauses(text))
-
-
 # A refusal clause that names what it declines: a question word or a determiner and a noun ("the year").
 _DISCLAIMS = re.compile(
     r"\bi(?:'m|\s+am)?\s+(?:not\s+(?:sure|certain)|unsure|(?:do\s*n[o']?t|can(?:not|'t)|could\s*n[o']?t|won't"
@@ -141,13 +134,16 @@ _DISCLAIMS = re.compile(
     r"[^,;.]*))", re.IGNORECASE)
 
 
-def _declines(text: str) -> Refusal:
-    """A refusal beside other statements: those statements (hedges removed), whether any held a hedge,
-    and what the refusal clauses name as declined."""
+def _refusal(text: str) -> Refusal:
+    """A refusal with no guess when its other clauses are filler or it is one question back to the asker
+    ("Do you mean X or Y?"); else one beside other statements (hedges removed), whether any held a
+    hedge, and what the refusal clauses name as declined."""
     clauses = _clauses(text)
     kept = [c for c in clauses if not is_refusal(c)]
-    named = [m["noun"] or m["asked"] for c in clauses if is_refusal(c) and (m := _DISCLAIMS.search(c))]
     context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
+    if _CLARIFY.match(text) or not context:
+        return Refusal("refusal with no guess")
+    named = [m["noun"] or m["asked"] for c in clauses if is_refusal(c) and (m := _DISCLAIMS.search(c))]
     return Refusal("declines", context, any(_HEDGE.search(c) for c in kept), "; ".join(named))
 
 
@@ -178,7 +174,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if is_refusal(text) and not text.endswith("?") and _offers_several(text):
         return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):
-        return Refusal("refusal with no guess") if _only_refusal(text) else _declines(text)
+        return _refusal(text)
     if len([line for line in text.splitlines() if line.strip()]) > 1:
         return Unreadable("several lines (a list or a paragraph)")
     if _SENTENCE_END.search(text.rstrip(" .!")):
