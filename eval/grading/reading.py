@@ -167,8 +167,9 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if isinstance(part, Unreadable):
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
-    if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[the answer]": a template's blank, not an answer
-        if not re.search(r"[A-Z\d]", bracketed[1]):
+    if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[Name of the city]": a template's blank; "[Lima]" answers
+        first, *rest = bracketed[1].split()
+        if not re.search(r"[A-Z\d]", " ".join(rest) if rest else first):
             return Refusal("a placeholder in brackets instead of an answer")
         text = bracketed[1].strip()
     if is_refusal(text) and not text.endswith("?") and _offers_several(text):

@@ -29,6 +29,8 @@ LENGTH = Question(id="l", question="How long is a match of korball?", answer="60
     (PAINTER, "Answer: <name of the artist>", Grade.NOT_ATTEMPTED, "placeholder"),
     (PAINTER, "[the expected answer]", Grade.NOT_ATTEMPTED, "placeholder"),
     (PAINTER, "Answer: [Anna Kessel]", Grade.CORRECT, "text"),
+    (PAINTER, "Answer: [Name of the painter]", Grade.NOT_ATTEMPTED, "placeholder"),
+    (TOWN, "[Dunmere]", Grade.CORRECT, "text"),
     # two named candidates beside a refusal are the policy's, so the judge's; a vague other is a refusal
     (TOWN, "I would need to check whether it is Dunmere or Port Avel.", Grade.UNGRADED, "several candidates"),
     (TOWN, "I don't know whether it is the largest town or not.", Grade.NOT_ATTEMPTED, "refusal"),
