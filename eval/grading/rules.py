@@ -101,8 +101,9 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
             return False
         named = {w for clause in context.split(",") for w in words(" ".join(
             m for m in _NAMED.findall(clause.strip())[1:] if m != "I"))}
-        if not declined and (named - asked or len(content(head(context, question)[0], asked)) <= NAMING_WORDS):
-            return False
+        if not declined and (named - asked or len(content(head(context, question)[0], asked)) <= NAMING_WORDS) or \
+                re.fullmatch(r"(?:the\s+)?(?:[A-Z][\w'.-]*\s*)+|[\d.,\s]+", context.strip()):
+            return False  # beside the refusal only a bare name or figure: a guess
     return True
 
 

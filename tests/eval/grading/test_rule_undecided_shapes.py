@@ -79,6 +79,7 @@ def test_scores(question: Question, answer: str, grade: Grade) -> None:
     (PAINTER, "It's Tomas Vey's, I think; I don't remember the painter for sure.", Grade.UNGRADED),
     (PAINTER, "Anna Kessel exhibited it first, but I can't recall the painter.", Grade.UNGRADED),  # the gold
     (PAINTER, "The usual answer is Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),  # a name stated
+    (PAINTER, "I can't recall who painted it. Tomas Vey.", Grade.UNGRADED),                     # a bare name
     (YEAR, "It opened some time in 1874 or 1875, but I can't recall the year.", Grade.UNGRADED),
     (YEAR, "Work on it began in the 1860s after a long dispute, but I can't recall the year.", Grade.UNGRADED),
     (LENGTH, "Each half lasts 30 minutes, but I'm not sure of the total.", Grade.UNGRADED),  # the gold's unit
