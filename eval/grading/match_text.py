@@ -289,6 +289,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
+    if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
+        return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
