@@ -11,11 +11,11 @@ from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.rules import RuleGrader
 
 MONEY = Question(id="m", question="What is the currency of Veloria?", answer="Veloria crown")
-PAINTER = Question(id="p", question="Who painted 'The Grey Harbour'?", answer="Anna Kessel")
+PAINTER = Question(id="p", question="Who painted 'The Grey Harbour'?", answer="Anna Merrow")
 TOWN = Question(id="t", question="What is the capital of Norland?", answer="Dunmere")
 HEIGHT = Question(id="h", question="How tall is the Brell lighthouse?", answer="20 metres")
-FINAL = Question(id="f", question="What was the score of the 1962 Orvane Cup final?", answer="3–1 to Calder Town")
-PLAIN = Question(id="s", question="What was the score of the 1971 Orvane Cup final?", answer="2–0")
+FINAL = Question(id="f", question="What was the score of the 1962 Tarrow Cup final?", answer="3–1 to Calder Town")
+PLAIN = Question(id="s", question="What was the score of the 1971 Tarrow Cup final?", answer="2–0")
 SETS = Question(id="e", question="What was the score of the 1980 Brell Open final?", answer="6–3, 6–4")
 YEAR = Question(id="y", question="In what year did the Brell bridge open?", answer="1874")
 LENGTH = Question(id="l", question="How long is a match of korball?", answer="60 minutes")
@@ -28,7 +28,7 @@ LENGTH = Question(id="l", question="How long is a match of korball?", answer="60
     # a template's blank is no answer; a bracketed name is read as the answer
     (PAINTER, "Answer: <name of the artist>", Grade.NOT_ATTEMPTED, "placeholder"),
     (PAINTER, "[the expected answer]", Grade.NOT_ATTEMPTED, "placeholder"),
-    (PAINTER, "Answer: [Anna Kessel]", Grade.CORRECT, "text"),
+    (PAINTER, "Answer: [Anna Merrow]", Grade.CORRECT, "text"),
     (PAINTER, "Answer: [Name of the painter]", Grade.NOT_ATTEMPTED, "placeholder"),
     (TOWN, "[Dunmere]", Grade.CORRECT, "text"),
     # two named candidates beside a refusal are the policy's, so the judge's; a vague other is a refusal
@@ -72,12 +72,12 @@ def test_scores(question: Question, answer: str, grade: Grade) -> None:
     # the refusal names what it declines and nothing beside it offers a candidate
     (PAINTER, "It hangs in the Vell Gallery in Ostberg, but I can't recall the painter.", Grade.NOT_ATTEMPTED),
     (PAINTER, "It is a seascape from the 1890s; I don't remember who painted it.", Grade.NOT_ATTEMPTED),
-    (YEAR, "It was built by the Orvane company after a flood, but I can't recall the year.", Grade.NOT_ATTEMPTED),
+    (YEAR, "It was built by the Tarrow company after a flood, but I can't recall the year.", Grade.NOT_ATTEMPTED),
     (LENGTH, "It is played in three periods, but I'm not sure how long each one is.", Grade.NOT_ATTEMPTED),
     # a candidate beside the refusal keeps it for the judge
     (PAINTER, "It might be by Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),   # hedged
     (PAINTER, "It's Tomas Vey's, I think; I don't remember the painter for sure.", Grade.UNGRADED),
-    (PAINTER, "Anna Kessel exhibited it first, but I can't recall the painter.", Grade.UNGRADED),  # the gold
+    (PAINTER, "Anna Merrow exhibited it first, but I can't recall the painter.", Grade.UNGRADED),  # the gold
     (PAINTER, "The usual answer is Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),  # a name stated
     (PAINTER, "I can't recall who painted it. Tomas Vey.", Grade.UNGRADED),                     # a bare name
     (YEAR, "It opened some time in 1874 or 1875, but I can't recall the year.", Grade.UNGRADED),
@@ -91,7 +91,7 @@ def test_refusal_beside_context(question: Question, answer: str, grade: Grade) -
     assert outcome.grade is grade, outcome.note
 
 
-FOUNDER = Question(id="n", question="Who founded the Orvane press?", answer="Karl Dessau")
+FOUNDER = Question(id="n", question="Who founded the Tarrow press?", answer="Karl Dessau")
 MOONS = Question(id="c", question="How many moons does the planet Veyra have?", answer="3")
 JUMP = Question(id="j", question="How far did the winner jump?", answer="7.50 m")
 RULER = Question(id="r", question="Who united the Brell valley?", answer="Orm the Elder")
