@@ -5,7 +5,6 @@ the grader needs to know which fields (year, month, day) an answer states. A hol
 knowledge, left to the judge.
 """
 
-
 from __future__ import annotations
 
 import re

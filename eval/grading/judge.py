@@ -6,7 +6,6 @@ verdict line or an unknown label, the label alone on the line after `Grade:`, tw
 lines (even identical: the judge is deliberating), or a reply that repeats a fixed line of the prompt.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Sequence

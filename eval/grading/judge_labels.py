@@ -8,7 +8,6 @@ or only the words `--judge-labels WORD=GRADE,...` gives. Words are compared with
 `-` and spaces are the same. A label must fill its line: "C" is never found inside "CORRECT".
 """
 
-
 from __future__ import annotations
 
 import re

@@ -5,7 +5,6 @@ normalisation (`words`, `content`). Each kind is documented where it decides: `c
 `_word_apart` (`spelling`, a name's number), `_name` (`name`) and `_items` (several things asked).
 """
 
-
 from __future__ import annotations
 
 import re

@@ -1,7 +1,5 @@
 """Match kinds for values: `number` (figures with units and tolerance) and `pair` (a score, a vote
-or a season, with its winner); dates are `dates`'.
-"""
-
+or a season, with its winner); dates are the `dates` module's."""
 
 from __future__ import annotations
 

@@ -5,7 +5,6 @@ approximate wording, or in a measured gold of four digits or more ("552,700 km")
 grouped with commas or spaces; a comma before one, two or four digits and more is a decimal comma.
 """
 
-
 from __future__ import annotations
 
 import re

@@ -6,7 +6,6 @@ claim is compared with each accepted answer under the match kinds of `match_valu
 names, nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
-
 from __future__ import annotations
 
 import re

@@ -7,7 +7,6 @@ leaves the answer UNGRADED with the reason (`grader failed: Type: message`) in t
 row is re-graded only when this service's grader (or a part of the cascade) left it undecided.
 """
 
-
 from __future__ import annotations
 
 import inspect
