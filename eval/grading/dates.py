@@ -1,19 +1,8 @@
-"""The `date` match kind: dates in text and their comparison with a gold date.
+"""The `date` match kind: dates, decades, centuries and bounds in text, and their comparison.
 
-Read: ISO (2002-05-20), numeric day/month/year or month/day/year with / . or - (both readings kept
-when ambiguous), "7 March 1961", "the 7th of March, 1961", "March 7th, 1961", "March 1961", "7 March",
-a year ("1961", "44 BC") and spelled years ("nineteen sixty-one"); decades ("the 1880s", "the '80s"
-in the gold's century) and centuries ("19th century", "the nineteenth century"), each maybe early,
-mid or late; a bound ("after 1850", "before 1900"). A holiday's date is knowledge, left to the
-judge. Regular expressions rather than dateutil's parser: dateutil fills missing fields from a
-default date, and the grader needs to know which fields (year, month, day) an answer states.
-
-The gold is one date, or a year the question asks for (a full-date gold is read at the year when
-the question asks "what year"). Every field the gold states must agree (finer is fine); another
-date conflicts. A period or bound that holds the gold is vague (NOT_ATTEMPTED), one that excludes
-it conflicts; so is a coarser date that agrees as far as it goes (a year for a full date, or only
-the question's own year) with nothing beside it: it neither confirms nor contradicts the gold, as
-SimpleQA's grader has it. A coarser date beside other words, and several dates, are the judge's.
+Regular expressions rather than dateutil's parser, which fills missing fields from a default date:
+the grader needs to know which fields (year, month, day) an answer states. A holiday's date is
+knowledge, left to the judge.
 """
 
 from __future__ import annotations
@@ -86,7 +75,9 @@ class DateMention:
 
 
 def find_dates(text: str) -> list[DateMention]:
-    """Every date in the text, earliest first; overlapping matches keep the most specific."""
+    """Every date in the text, earliest first; overlapping matches keep the most specific. Read: ISO,
+    numeric day/month/year or month/day/year (both readings kept when ambiguous), "7 March 1961",
+    "March 7th, 1961", "March 1961", "7 March", a year ("1961", "44 BC"), spelled years."""
     text = spelled_to_digits(text)
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
@@ -191,7 +182,11 @@ def _held(wanted: int, first: int, last: int, inner: list[tuple[int, int]], what
 
 
 def compare_date(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for)."""
+    """The claim's dates against a gold date; None when the gold is not a date (or a year asked for).
+    Every field the gold states must agree (finer is fine; a "what year" question asks only the
+    year); another date conflicts. A period or bound that holds the gold, or a coarser date with
+    nothing beside it, is vague (as SimpleQA's grader has it); one that excludes it conflicts; a
+    coarser date beside other words and several dates are the judge's."""
     wanted = gold_date(gold)
     if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
         return None

@@ -1,16 +1,9 @@
 """The LLM judge: question, gold answer and model answer in; a justification and one label out.
 
 The reply must hold exactly one anchored verdict line in the words its prompt asks for
-(factprobe.eval.grading.judge_labels): for the built-in prompts `Grade: CORRECT`, `Grade: INCORRECT`
-or `Grade: NOT_ATTEMPTED` on its own line (markdown emphasis and a trailing full stop are
-tolerated); for a template of your own also `Label: …`, a line holding only a label, the letters
-the template assigns, or your `--judge-labels` words. Anything else is UNGRADED with the reason,
-never a guess:
-- no verdict line, or one whose label is not one of the scheme's;
-- the label alone on the line after `Grade:`;
-- two or more verdict lines, even identical ones: a judge that writes its verdict twice is
-  deliberating or repeating instructions, and reading either copy would be a guess;
-- a reply that repeats a fixed line of the prompt (an echo).
+(factprobe.eval.grading.judge_labels). Anything else is UNGRADED with the reason, never a guess: no
+verdict line or an unknown label, the label alone on the line after `Grade:`, two or more verdict
+lines (even identical: the judge is deliberating), or a reply that repeats a fixed line of the prompt.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
 """Reading a judge's verdict in the label words its prompt asks for (`--judge-labels`).
 
 A `LabelScheme` says which words mean CORRECT, INCORRECT and NOT_ATTEMPTED, and in which lines a
-reply may give one:
-
-- the built-in prompts ask for one `Grade: LABEL` line with CORRECT, INCORRECT or NOT_ATTEMPTED,
-  and only that line is read (`GRADE_LINE`);
-- a template of your own (`--judge-prompt-file`) is read as published graders ask: one `Grade:` or
-  `Label:` line (a list number and markdown around the key are tolerated: `2. **Label**: Correct`),
-  or a reply whose only verdict is a line holding nothing but a label (`B`, `Correct.`). Its words
-  are CORRECT, INCORRECT, NOT_ATTEMPTED (also `not attempted`), UNATTEMPTED and the letters the
-  template itself assigns on lines such as `A: CORRECT` (simple-evals' style);
-- `--judge-labels WORD=GRADE,...` replaces those words with yours when the template's labels are
-  other words (for example `--judge-labels yes=CORRECT,no=INCORRECT,skip=NOT_ATTEMPTED`); then only
-  your words are read. Words are compared without case, and `_`, `-` and spaces are the same.
-
-A label must fill its line (or the value after `Grade:` / `Label:`): "C" is never found inside
-"CORRECT", and "the answer is correct" is no verdict. A reply with no such line, or more than one,
-is UNGRADED with the reason, never a guess (factprobe.eval.grading.judge).
+reply may give one: the built-in prompts' one `Grade: LABEL` line (`GRADE_LINE`); for a template
+of your own (`--judge-prompt-file`), a `Grade:` or `Label:` line or a line holding only a label, in
+the default words, `not attempted`, UNATTEMPTED and the letters the template assigns (`A: CORRECT`),
+or only the words `--judge-labels WORD=GRADE,...` gives. Words are compared without case, and `_`,
+`-` and spaces are the same. A label must fill its line: "C" is never found inside "CORRECT".
 """
 
 from __future__ import annotations

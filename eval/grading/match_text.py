@@ -1,30 +1,8 @@
-"""Match kinds for names and other text: normalised text, initials, spelling variants, person names;
-and what a comparison under any match kind finds (`Found`, `Finding`).
+"""Match kinds for text (`text`, `initials`, `spelling`, `name`) and what a comparison finds.
 
-A claim is cut down to its head, the phrase that answers: a leading "It's"/"The answer is", the
-question restated before "is" ("The capital of Peru is Lima"), a leading preposition ("in Mali")
-and the detail after a comma, bracket or dash go. Words are compared after normalisation (case,
-accents, punctuation, a plural "s", the words the question already says and a few function words).
-
-- `text`: the head's words are the gold's words (in order), or the same letters written apart; a
-  name's number written otherwise ("the Third" for "III") matches, another number conflicts; for a
-  question asking for two or more things, the gold's items in any order match, and an item
-  unrelated to every gold item conflicts.
-- `initials`: one is an acronym of the other ("ABC" / "Alpha Beta Corporation"); words of up to four letters
-  may be skipped, as function words are in any language.
-- `spelling`: one word differs by a single letter in a word of seven letters or more (six in a
-  name of several words that is not a person's), or is shortened ("St" for "Street").
-- `name` (questions asking who, or for a birth, real or full name; or a claim opening with a title):
-  the gold's surname (with or without its particles: "van"), with given names that agree as far as
-  they go (initials either way, a shortening, middle names or leading initials dropped, one letter
-  off), a title ("Sir", "Dr.") or the family name written first. An added given name may name a
-  relative, and is the judge's.
-- The gold without its place qualifier ("Springfield" for "Springfield, Ohio"), and the gold given
-  as the answer's other name ("X (gold)", "X, better known as gold"), match as `text`.
-- A short head that names something (not a description) and shares no word (beyond a particle),
-  letter pattern or acronym with the gold (a kind word such as "Mount" is no overlap), nor writes
-  it as a symbol, conflicts. Any other overlap
-  (the gold inside a longer place name, an added middle name) and any longer head are the judge's.
+A claim is cut to its head, the phrase that answers (`head`); words are compared after
+normalisation (`words`, `content`). Each kind is documented where it decides: `compare_text`,
+`_word_apart` (`spelling`, a name's number), `_name` (`name`) and `_items` (several things asked).
 """
 
 from __future__ import annotations
@@ -85,7 +63,7 @@ _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|w
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
 _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
-_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|more\s+commonly|commonly|widely)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
+_KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
@@ -138,15 +116,17 @@ def content(text: str, implied: set[str]) -> list[str]:
 
 
 def is_acronym(letters: str, phrase: list[str]) -> bool:
-    """`letters` are the initials of the phrase's words, words of up to four letters optionally skipped."""
-    if len(letters) < 2 and len(phrase) > 1:
-        return False
+    """`letters` (two or more) are the initials of the phrase's words, words of up to four letters
+    optionally skipped."""
+    return (len(letters) >= 2 or len(phrase) <= 1) and _spells(letters, phrase)
+
+
+def _spells(letters: str, phrase: list[str]) -> bool:
     if not phrase:
         return not letters
     first, rest = phrase[0], phrase[1:]
-    if letters and first[0] == letters[0] and is_acronym(letters[1:], rest):
-        return True
-    return len(first) <= 4 and is_acronym(letters, rest)
+    return bool(letters and first[0] == letters[0] and _spells(letters[1:], rest)) or (
+        len(first) <= 4 and _spells(letters, rest))
 
 
 def _numeral(word: str) -> int | str | None:
@@ -229,7 +209,7 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-def _name(claim: list[str], gold: list[str]) -> str | None:
+def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     """How the claim names the gold person, if it does: the surname alone, or the same first given name
     and surname with middle names or leading initials dropped, each given name written out, shortened
     or as an initial. A title and a surname's particles ("van") are optional. An added given name
@@ -239,6 +219,8 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
     if len(gold) == len(claim) == 2 and claim == gold[::-1]:
         return "family name first"
+    if len(claim) > 1 and claim == gold[-len(claim):]:
+        return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
             min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
@@ -247,8 +229,11 @@ def _name(claim: list[str], gold: list[str]) -> str | None:
         return "the surname alone"
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
         wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
+    if bare and len(wanted) == 1 and len(given) > 1 and _same_given(given[0], wanted[0]) and all(
+            w.isalpha() and w not in _NUMERALS and w not in gold for w in given[1:]):
+        return "the gold's first name and surname with a middle name added"  # may name a relative: a small risk
     if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
-        return None  # an added given name may name a relative: the judge's
+        return None
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
@@ -270,7 +255,11 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
-    """The claim's head compared with one gold answer written as text."""
+    """The claim's head against one gold answer in words. `text`: the gold's words (or letters written
+    apart), the gold without its place qualifier, or given as the answer's other name ("X (gold)",
+    "X, later known as gold"); `initials`: an acronym either way. A code in capitals the rules cannot
+    expand, a word against a symbol and any other overlap are the judge's; a short head that names
+    something sharing nothing with the gold (a kind word such as "Mount" is no overlap) conflicts."""
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))
@@ -287,7 +276,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
-    if person and (how := _name(said, wanted)):
+    bare = not detail.strip() and bool(re.fullmatch(r"[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+", answer))
+    if person and (how := _name(said, wanted, bare)):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items
@@ -298,8 +288,12 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
+    if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
+        return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
+    if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
+        return Finding(Found.UNSURE, "initials", "a code or abbreviation the rules cannot expand")
     if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")

@@ -1,19 +1,11 @@
-"""Match kinds for values: pairs of figures, numbers with units and tolerance (dates: `dates`).
-
-- `pair`: a gold of two whole figures (a score, a vote, a season: "3–1", "eleven to four",
-  "1987–88") against a claim of two: the same in order match, others conflict, reversed is unsure.
-- `number`: the gold is one figure (with a unit, or the unit the question asks in); clock times and
-  compound figures ("3 feet 7 inches") are one figure. The claim's head must hold one comparable
-  figure, besides words the question or gold says: the gold's value to its last significant figure
-  (in any unit of its kind) matches, another value conflicts, a bound or rough figure that holds
-  the gold is vague; a coarser exact figure, several figures or another figure in the detail are
-  the judge's. A gold stating an acceptable range (SimpleQA Verified) matches one figure inside it.
-"""
+"""Match kinds for values: `number` (figures with units and tolerance) and `pair` (a score, a vote
+or a season, with its winner); dates are the `dates` module's."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
+from unicodedata import numeric
 
 from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.numbers import (
@@ -26,6 +18,7 @@ from factprobe.eval.grading.numbers import (
     unit_asked,
     written_in_full,
 )
+from factprobe.eval.grading.reading import ADDED
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _CLOCK = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::(\d{2}))?(\.\d+)?(?![\d:])")
@@ -47,7 +40,9 @@ def _unit_text(quantity: Quantity) -> str:
 
 
 def figures_text(text: str) -> str:
-    """The text with spelled numbers as digits, clock times in seconds and compound figures summed."""
+    """The text with spelled numbers as digits, vulgar fractions as decimals ("2½" is 2.5), clock times in
+    seconds and compound figures summed."""
+    text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
     text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
     while True:
         quantities = find_quantities(text)
@@ -91,8 +86,21 @@ def _within_range(claim: str, gold: str, question: str) -> Finding | None:
                    "inside the gold's acceptable range" if inside else "outside the gold's acceptable range")
 
 
+def _items(detail: str) -> int:
+    """How many things a detail after a count lists ("Ann, Bo and Cy": 3; "2 red and 1 blue": 3); 0 when
+    the detail is not such a list."""
+    items = [item for item in re.split(r",|\band\b|\bplus\b", detail.lstrip(" ,:—–-")) if item.strip()]
+    if not re.match(r"\s*[,:—–-]", detail) or not items or ADDED.match(items[0]):
+        return 0
+    counts = [re.match(r"\s*(\d+)\s+\D", item) for item in items]
+    return sum(int(c[1]) for c in counts if c) if all(counts) else len(items) if len(items) > 1 else 0
+
+
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's figure against a gold figure; None when the gold is not one figure."""
+    """The claim's figure against a gold figure; None when the gold is not one figure. The head must
+    hold one comparable figure (clock times and compound figures are one): the gold's value to its
+    last significant figure in any unit of its kind matches, another conflicts, a bound or rough
+    figure that holds it is vague; a coarser figure, words or another figure beside it are the judge's."""
     if (ranged := _within_range(claim, gold, question)) is not None:
         return ranged
     if (figure := _gold_figure(gold)) is None:
@@ -101,7 +109,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     unit = unit_asked(question)
     if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
         wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
-    answer, detail = head(figures_text(claim), question)
+    answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
     asked = {q.value for q in find_quantities(figures_text(question))}
     comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
@@ -118,6 +126,12 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     relation = relate(wanted, quantity)
     others = {relate(wanted, q) for q in find_quantities(detail)  # "…, set in 2009": a year, not a measure
               if not (q.looks_like_year and wanted.dimension)} - {Relation.INCOMPARABLE}
+    if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
+        if items != quantity.value:
+            return Finding(Found.UNSURE, "number", "a count beside items that do not add up to it")
+        if relation is Relation.MATCH:
+            return Finding(Found.MATCH, "number", "the gold's count, then as many items")
+        others = set()
     if others and others != {relation}:  # "4,806 m (15,768 ft)" restates; "270 — 206 is …" does not
         return Finding(Found.UNSURE, "number", "another figure in the detail")
     same_unit = quantity.factor == (wanted.factor if quantity.dimension else quantity.factor)
@@ -131,36 +145,65 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")
     outcome, why = {Relation.MATCH: (Found.MATCH, "the gold's value to its last significant figure"),
-                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})")}.get(
+                    Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})"),
+                    Relation.EDGE: (Found.UNSURE, "exactly half a unit of the gold's last figure away")}.get(
         relation, (Found.UNSURE, "a figure coarser than the gold's"))
     return Finding(outcome, "number", why)
 
 
-_PAIR = re.compile(r"^\s*(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(\d+)(?:\s+[a-z]+)?\s*(?:[–—-]|\bto\b|\band\b)\s*"
-                   r"(\d+)(?:\s+[a-z]+)?\s*(?=[,;(]|\.(?!\d)|$)", re.IGNORECASE)
+_NAME = r"(?:the\s+)?(?P<{}>[A-Z][\w.'-]*(?:\s+(?:[A-Z][\w.'-]*|of|de|and))*)"
+_ONE = r"(\d+)(?:\s+[A-Za-z]+)?\s*(?:[–—/-]|\bto\b|\band\b)\s*(\d+)(?:\s+(?!to\b|for\b)[A-Za-z]+)?"
+_WON = re.compile(_NAME.format("won") + r"\s+(?:won|beat|defeated)\b(?:\s+" + _NAME.format("lost") + r")?"
+                  r"\s+(?:by\s+)?", re.IGNORECASE)
+_LEAD = re.compile(r"(?:(?:it|the\s+\w+)\s+(?:is|was)\s+)?(?:from\s+|between\s+)?", re.IGNORECASE)
+_TO = re.compile(r"\s+(?:to|for)\s+" + _NAME.format("won"))
+_SIDES = re.compile(_NAME.format("a") + r"\s+(?P<x>\d+)(?:,?\s+|\s*[–—-]\s*)(?:(?P<y>\d+)\s+" + _NAME.format("b")
+                    + r"|" + _NAME.format("c") + r"\s+(?P<z>\d+))\s*(?=[,;(]|\.(?!\d)|$)")
 
 
-def _pair(text: str) -> tuple[int, int] | None:
-    """Two whole figures joined as a score, a vote or a season ("3–1", "eleven to four", "1987–88")."""
-    if (match := _PAIR.match(spelled_to_digits(text).strip())) is None:
+def _score(text: str) -> tuple[tuple[tuple[int, int], ...], str | None] | None:
+    """The figures of a score, a vote or a season ("3–1", "eleven to four", "6–2, 6–4", "1987–88") and the
+    winner when it is named ("Ajax won 2–0", "2–0 to Ajax", "Ajax 2, Celtic 0", "Ajax 2–0 Celtic")."""
+    text = spelled_to_digits(text).strip()
+    if sides := _SIDES.match(text):
+        first, second = int(sides["x"]), int(sides["y"] or sides["z"])
+        winner = sides["a"] if first > second else (sides["b"] or sides["c"]) if second > first else None
+        return ((max(first, second), min(first, second)),), winner
+    won, pairs = _WON.match(text), list[tuple[int, int]]()
+    rest = text[won.end() if won else _LEAD.match(text).end():]  # type: ignore[union-attr]  # _LEAD always matches
+    while pair := re.match(r"(?:,\s*|\s+)?" + _ONE if pairs else _ONE, rest):
+        pairs.append((int(pair[1]), int(pair[2])))
+        rest = rest[pair.end():]
+    if len(pairs) == 1 and len(str(pairs[0][0])) == 4 and len(str(pairs[0][1])) == 2:  # a season written short
+        pairs = [(pairs[0][0], pairs[0][0] // 100 * 100 + pairs[0][1])]
+    if to := (None if won else _TO.match(rest)):
+        rest = rest[to.end():]
+    if not pairs or not re.match(r"\s*(?:[,;(]|\.(?!\d)|$)", rest):
         return None
-    first, second = match[1], match[2]
-    if len(first) == 4 and len(second) == 2:  # a season or span written short: "1987–88"
-        second = first[:2] + second
-    return int(first), int(second)
+    return tuple(pairs), (won or to or {"won": None})["won"]
 
 
 def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
-    """`pair`: a gold of two figures (a score, a vote, a season) against a claim of two; None otherwise.
-    The same two in the same order match; in the other order is left to the judge (whose side?)."""
-    wanted, got = _pair(gold), _pair(claim)
-    if wanted is None or got is None:
+    """`pair`: a gold score, vote or season against the claim's; None when the gold is not one. Other
+    figures conflict; the same figures match unless a winner is named that the gold does not confirm:
+    another winner conflicts, a winner the gold leaves unnamed (or figures reversed) is the judge's."""
+    if (wanted := _score(gold)) is None:
         return None
-    if got == wanted:
-        return Finding(Found.MATCH, "pair", "the gold's two figures in order")
-    if got == wanted[::-1]:
-        return Finding(Found.UNSURE, "pair", "the gold's two figures in the other order")
-    return Finding(Found.CONFLICT, "pair", f"another pair of figures ({got[0]}, {got[1]})")
+    if (got := _score(claim)) is None:  # figures not read as a score go to the other kinds
+        return None if re.search(r"\d", spelled_to_digits(claim)) else Finding(Found.UNSURE, "pair", "no figure")
+    (figures, winner), (gold_figures, gold_winner) = got, wanted
+    if len(figures) != len(gold_figures):  # a shoot-out or a set beside the score: the judge's
+        return Finding(Found.UNSURE, "pair", "another number of figures than the gold's")
+    if figures != gold_figures and figures != tuple(pair[::-1] for pair in gold_figures):
+        return Finding(Found.CONFLICT, "pair", "other figures than the gold's")
+    if winner and gold_winner:
+        said, named = set(words(winner)) - {"the"}, set(words(gold_winner)) - {"the"}
+        if said <= named or named <= said:
+            return Finding(Found.MATCH, "pair", "the gold's figures and winner")
+        return Finding(Found.UNSURE if said & named else Found.CONFLICT, "pair", "another winner")
+    if figures == gold_figures and not winner:
+        return Finding(Found.MATCH, "pair", "the gold's figures in order")
+    return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
 
 
 __all__ = ["compare_number", "compare_pair", "figures_text"]

@@ -1,11 +1,8 @@
 """Quantities in text: value, precision (the last significant figure) and unit, and their comparison.
 
-A gold figure is matched to its last significant figure (SimpleQA): the answer, converted to the
-gold's unit, must round to the gold and be at least as precise. A plain count is exact; trailing
-zeros count as not significant with a multiplier ("120k", "3 million"), an approximate wording, or
-in a measured gold of four or more digits ("552,700 km"), so "70,000" asks for 70,000 while "70k"
-means 65k-75k. Thousands may be grouped with commas or spaces ("29 032"); a comma before one, two
-or four and more digits is a decimal comma ("2,71828"). Temperatures convert with their offsets.
+A plain count is exact; trailing zeros are not significant with a multiplier ("120k"), an
+approximate wording, or in a measured gold of four digits or more ("552,700 km"). Thousands may be
+grouped with commas or spaces; a comma before one, two or four digits and more is a decimal comma.
 """
 
 from __future__ import annotations
@@ -87,6 +84,7 @@ class Relation(str, Enum):
     BOUND_OK = "bound_ok"        # a bound the gold satisfies ("more than 50k" for 120k)
     CONFLICT = "conflict"        # contradicts the gold
     INCOMPARABLE = "incomparable"  # other dimension (a year, a different kind of unit)
+    EDGE = "edge"                # exactly half a unit of the gold's last significant figure away
 
 
 @dataclass(frozen=True)
@@ -232,8 +230,10 @@ def relate(gold: Quantity, answer: Quantity) -> Relation:
         return Relation.BOUND_OK if target > value else Relation.CONFLICT
     if answer.bound == "upper":
         return Relation.BOUND_OK if target < value else Relation.CONFLICT
-    if abs(value - target) <= half + tolerance and step <= target_step + tolerance:
-        return Relation.MATCH
+    if abs(abs(value - target) - half) <= tolerance and step <= target_step + tolerance:
+        return Relation.EDGE  # exactly half a unit away: rounds either way, so the rules cannot tell
+    if abs(value - target) < half and step <= target_step + tolerance or value == target and answer.step < 1:
+        return Relation.MATCH  # to the gold's last figure, or its value with the zeros after the point dropped
     converted = answer.dimension is not None and gold.dimension is not None and (
         answer.factor != gold.factor or answer.offset != gold.offset)
     if converted and value == target and answer.step == 1 and (answer.factor / gold.factor) % 1 == 0:

@@ -1,12 +1,6 @@
-"""Reading a reply down to the one claim it commits to, or saying why the rules cannot.
-
-`read_reply` returns a `Claim` (one short statement, and whether it was hedged), `Candidates`
-("X or Y", each compared with the gold by the caller), a `Refusal` (with the other statements
-beside it, which the caller checks hold no guess), or `Unreadable` with the
-reason, for the judge: an instruction to a grader; two answer lines that differ; a denial,
-correction or contrast ("not", "but", "actually", …: the gold inside a denial is not a claim of
-it); several lines, a comma list of three items or more (not a detail opening with a preposition
-or participle), several hedged statements; more than one sentence (a paragraph).
+"""Reading a reply down to the one claim it commits to (`Claim`, `Candidates`), a `Refusal`, or the
+reason the rules cannot (`Unreadable`, for the judge): an instruction to a grader, two answer lines
+that differ, a denial, correction or contrast, a list, several hedged statements, a paragraph.
 """
 
 from __future__ import annotations
@@ -16,15 +10,16 @@ import re
 from dataclasses import dataclass
 
 from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.spelled import spelled_to_digits
 
 _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][*_]*[ \t]*(?P<value>\S[^\n]*)$",
                           re.IGNORECASE | re.MULTILINE)
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
-_TO_GRADER = re.compile(r"\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
-                        r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b"
-                        r"|\b(?:reference|gold)\s+answer\b|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
+_TO_GRADER = re.compile(r"(?i:\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
+                        r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b|\b(?:reference|gold)\s+answer\b)"
+                        r"|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
 # Hedges: kept as a flag, then removed before the claim is read.
 _HEDGE = re.compile(
     r"\b(?:i'?m|i\s+am)\s+(?:not\s+)?(?:\d+\s*%|fairly|pretty|quite|very|reasonably|absolutely|completely|entirely"
@@ -34,7 +29,8 @@ _HEDGE = re.compile(
     r"|\byou\s+(?:may|might)\s+want\s+to\s+double-?check(?:\s+(?:it|this|that))?"
     r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
     r"(?:\s+(?:correctly|rightly|right))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
-    r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say)\b",
+    r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say|might"
+    r"|(?:(?:it|that|this|he|she|they)\s+)?(?:might|may|could)(?:\s+well)?\s+(?:have\s+been|be))\b",
     re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:sorry|unfortunately|hmm+|well|honestly|so|but|and|that|it|its|is|was|be|would|the"
                      r"|answer|to|of|i'm|i|am|though|yes|ok|okay|oh|although|still)\b|[^\w]", re.IGNORECASE)
@@ -47,7 +43,8 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
 # A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
-_ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|\w+ed)\b",
+ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
+                    r"|around|\w+ed)\b",
                     re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
@@ -72,10 +69,13 @@ class Candidates:
 @dataclass(frozen=True)
 class Refusal:
     """A reply that declines, or says nothing; `context`, what else it says, which the caller checks
-    holds no guess (empty: nothing else)."""
+    holds no guess (empty: nothing else); `hedged` when the context held a hedge; `declined`, what a
+    refusal clause names as declined ("the year" in "I can't recall the year"; empty: none named)."""
 
     reason: str
     context: str = ""
+    hedged: bool = False
+    declined: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,17 +126,35 @@ def _clauses(text: str) -> list[str]:
     return [c for c in re.split(r"[,;.!?—–]|\b(?:but|so)\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
 
 
-def _only_refusal(text: str) -> bool:
-    """Every clause of the text is a refusal or filler ("Sorry, I don't know."), or the whole text is
-    one question back to the asker ("Do you mean X or Y?")."""
-    return bool(_CLARIFY.match(text)) or all(
-        is_refusal(c) or not _FILLER.sub("", _HEDGE.sub(" ", c)).strip() for c in _clauses(text))
+# A refusal clause that names what it declines: a question word or a determiner and a noun ("the year").
+_DISCLAIMS = re.compile(
+    r"\bi(?:'m|\s+am)?\s+(?:not\s+(?:sure|certain)|unsure|(?:do\s*n[o']?t|can(?:not|'t)|could\s*n[o']?t|won't"
+    r"|will\s+not)\s+(?:\w+ly\s+|quite\s+)?(?:know|recall|remember|name|say|tell|guess|identify|give|place))\s+"
+    r"(?:(?:of|about)\s+(?P<noun>[^,;.]+)|(?P<asked>(?:who|what|which|when|where|how|whether|the|its|his|her|their)\b"
+    r"[^,;.]*))", re.IGNORECASE)
 
 
-def _context(text: str) -> str:
-    """What a refusal says beside declining: its other clauses, hedges removed."""
-    kept = [_HEDGE.sub(" ", c).strip() for c in _clauses(text) if not is_refusal(c)]
-    return ", ".join(c for c in kept if _FILLER.sub("", c).strip())
+def _refusal(text: str) -> Refusal:
+    """A refusal with no guess when its other clauses are filler or it is one question back to the asker
+    ("Do you mean X or Y?"); else one beside other statements (hedges removed), whether any held a
+    hedge, and what the refusal clauses name as declined."""
+    clauses = _clauses(text)
+    kept = [c for c in clauses if not is_refusal(c)]
+    context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
+    if _CLARIFY.match(text) or not context:
+        return Refusal("refusal with no guess")
+    named = [m["noun"] or m["asked"] for c in clauses if is_refusal(c) and (m := _DISCLAIMS.search(c))]
+    return Refusal("declines", context, any(_HEDGE.search(c) for c in kept), "; ".join(named))
+
+
+_PLACEHOLDER = re.compile(r"^\s*[<\[{]\s*([^<>\[\]{}]+?)\s*[>\]}]\s*\.?\s*$")
+_GUESS = re.compile(r"^(?!I(?:'\w+)?$)[A-Z]|\d")  # a word that may name a candidate: a capitalised word, a figure
+
+
+def _offers_several(text: str) -> bool:
+    """The text weighs two named candidates ("whether it is A or B"), not one against a vague other ("or not")."""
+    return any(all(any(_GUESS.match(word) for word in side) for side in (left.split()[-3:], right.split()[:3]))
+               for left, right in re.findall(r"([^,;:.?!]+?)\s+or\s+([^,;:.?!]+)", text))
 
 
 def read_reply(reply: str | None, golds: list[str]) -> Reading:
@@ -149,8 +167,15 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     if isinstance(part, Unreadable):
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
+    if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[Name of the city]": a template's blank; "[Lima]" answers
+        first, *rest = bracketed[1].split()
+        if not re.search(r"[A-Z\d]", " ".join(rest) if rest else first):
+            return Refusal("a placeholder in brackets instead of an answer")
+        text = bracketed[1].strip()
+    if is_refusal(text) and not text.endswith("?") and _offers_several(text):
+        return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):
-        return Refusal("refusal with no guess") if _only_refusal(text) else Refusal("declines", _context(text))
+        return _refusal(text)
     if len([line for line in text.splitlines() if line.strip()]) > 1:
         return Unreadable("several lines (a list or a paragraph)")
     if _SENTENCE_END.search(text.rstrip(" .!")):
@@ -163,7 +188,7 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
     listed_gold = any("," in gold or " and " in gold for gold in golds)
     if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \
-            and not _ADDED.match(pieces[1]):
+            and not ADDED.match(pieces[1]) and not re.fullmatch(r"\s*\d+\s*", spelled_to_digits(pieces[0])):
         return Unreadable("a list of several items")
     gold_text = " ".join(golds).lower()
     if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
@@ -179,4 +204,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]
+__all__ = ["ADDED", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]

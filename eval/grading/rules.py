@@ -1,16 +1,9 @@
 """The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
 
-`reading` takes the reply down to the one claim it commits to, a refusal or the reason it cannot
-(UNGRADED). A refusal is NOT_ATTEMPTED when nothing beside it may be a guess (`declines_only`), and
-INCORRECT beside a short figure or date the gold rules out. "X or Y": all wrong is INCORRECT, the
-gold among wrong ones follows the policy (`candidates`). A claim is compared with each accepted
-answer under the match kinds of `match_values` (`pair`, `number`), `dates` (`date`) and
-`match_text` (`text`, `initials`, `spelling`, `name`): a match with any is CORRECT (INCORRECT when
-hedged under `--hedging penalize`), a conflict with all INCORRECT, a bound, period or coarser date
-that holds the gold NOT_ATTEMPTED (UNGRADED under `worldvqa`, which grades granularity). A question
-with no answer (`unanswerable`): a refusal or a denied premise is NOT_ATTEMPTED, a named answer
-INCORRECT. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other names,
-nicknames, a holiday's date) is the judge's, in cascade mode.
+`reading` takes the reply to the one claim it commits to, a refusal, or the reason it cannot; the
+claim is compared with each accepted answer under the match kinds of `match_values`, `dates` and
+`match_text`. Notes start with the match kind ("number: …"), or "undecided:"; knowledge (other
+names, nicknames, a holiday's date) is the judge's, in cascade mode.
 """
 
 from __future__ import annotations
@@ -19,7 +12,7 @@ import re
 
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
-from factprobe.eval.grading.dates import compare_date
+from factprobe.eval.grading.dates import compare_date, find_dates, find_periods, gold_date
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
@@ -33,7 +26,8 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import compare_number, compare_pair
+from factprobe.eval.grading.match_values import compare_number, compare_pair, figures_text
+from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
@@ -71,26 +65,44 @@ def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
 
 _DATED = re.compile(r"\d|\bcentur|\bdecade", re.IGNORECASE)
 _NAMED = re.compile(r"(?:^|[^\w\s]\s*|\s)\b([A-Z][\w'-]*)")
+_ANSWERS = re.compile(r"(?:\b(?:it|that|this|he|she|they)'s|\b(?:is|was|are|were|be))\s+(?:the\s+)?[A-Z\d]|\bor\b")
 
 
-def declines_only(context: str, golds: list[str], question: str) -> bool:
-    """The statements beside a refusal hold no guess: no figure or date, unless a bound or period that
-    holds the gold; for a gold in words, no name the question does not say, nothing of the gold, and
-    no short phrase that could name an answer (a guess without capitals: "the left lung")."""
-    asked = set(words(question))
-    for gold in golds or [""] if context.strip() else []:
+def _figure_guess(context: str, gold: str, question: str) -> bool:
+    """The context states a date or period where the gold is a date, or a figure of the gold's kind (its
+    unit; for a bare count, a figure alone or before a word of the question's)."""
+    text, asked = figures_text(context), set(words(question))
+    if gold_date(gold) is not None:
+        return any(m.end - m.start >= 4 for m in find_dates(text)) or bool(find_periods(text))
+    if (wanted := gold_quantity(figures_text(gold))) is None:
+        return False
+    return any(str(q.value) not in asked and (q.dimension == wanted.dimension if wanted.dimension else (
+        q.dimension is None and not set(words(text[q.end:])[:1]) - asked)) for q in find_quantities(text))
+
+
+def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
+    """Nothing beside the refusal may be a guess: no hedge, no "it's X" with a name or figure, no "or",
+    no word of the gold; no figure or date unless a bound or period that holds the gold, or one not of
+    the gold's kind beside a refusal that names what it declines ("I can't recall the year") and no
+    candidate; without such a refusal, no name the question does not say and no short phrase that
+    could name an answer (a guess without capitals: "the left lung")."""
+    asked, context = set(words(question)), reading.context
+    named = set(words(" ".join(re.findall(r"\b[A-Z][\w'-]*|\d+", reading.declined)))) - asked
+    declined = bool(reading.declined) and not named
+    for gold in golds or [""]:
         value = compare_date(context, gold, question) or compare_number(context, gold, question)
         if value is not None and (value.found is Found.VAGUE or (
                 value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
             continue
-        if value is not None or re.search(r"\d", spelled_to_digits(context)):
+        figures = value is not None or re.search(r"\d", spelled_to_digits(context))
+        if reading.hedged or _ANSWERS.search(context) or figures and not (declined and not _figure_guess(
+                context, gold, question)) or related(content(context, asked), content(gold, asked)):
             return False
-        clauses = [clause.strip() for clause in context.split(",")]
-        named = {w for clause in clauses for w in words(" ".join(m for m in _NAMED.findall(clause)[1:] if m != "I"))}
-        said = content(context, asked)
-        if named - asked or related(said, content(gold, asked)) or len(content(head(context, question)[0], asked)) \
-                <= NAMING_WORDS:
-            return False
+        named = {w for clause in context.split(",") for w in words(" ".join(
+            m for m in _NAMED.findall(clause.strip())[1:] if m != "I"))}
+        if not declined and (named - asked or len(content(head(context, question)[0], asked)) <= NAMING_WORDS) or \
+                re.fullmatch(r"(?:the\s+)?(?:[A-Z][\w'.-]*\s*)+|[\d.,\s]+", context.strip()):
+            return False  # beside the refusal only a bare name or figure: a guess
     return True
 
 
@@ -125,6 +137,9 @@ class RuleGrader:
         return GradeOutcome(grade, self.name, f"undecided: {note}" if grade is Grade.UNGRADED else note)
 
     def grade_sync(self, question: Question, answer: str | None) -> GradeOutcome:
+        """A match with any accepted answer is CORRECT (INCORRECT hedged under `--hedging penalize`), a
+        conflict with all INCORRECT, a vague finding NOT_ATTEMPTED (UNGRADED under `worldvqa`); a
+        question with no answer: a refusal or a denied premise NOT_ATTEMPTED, a named answer INCORRECT."""
         golds = question.gold_answers if question.answerable and question.answer else []
         reading = read_reply(answer, golds)
         if isinstance(reading, Refusal) and not reading.context:
@@ -132,7 +147,7 @@ class RuleGrader:
         if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
-            if declines_only(reading.context, golds, question.question):
+            if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
             guess = compare_claim(reading.context, golds, question.question) if short else None

@@ -1,20 +1,10 @@
 """The grading service: every grade of a run is given here, under one error policy.
 
-The answer (eval.run.runner), hop probes and a decomposing strategy's own hops
-(factprobe.decomposition.hop_steps), test-time-compute samples (eval.ttc.step), the forced re-ask
-(eval.self_awareness), the letter of a multiple-choice answer (eval.multiple_choice.step), the
-grader audit and every re-grade on `--resume` call `GradingService.grade`.
-
-The policy: a grader that raises leaves the answer UNGRADED, with the reason (`grader failed:
-Type: message`) in the note and in `GradeOutcome.error`, never an invented grade; UNGRADED counts
-as undecided, apart from the graded rows, in every summary. Every note is redacted (a judge's or a
-server's text may echo a credential). A grader's own undecided outcome (a judge reply that cannot
-be read) is UNGRADED too, with its own reason.
-
-On `--resume` an UNGRADED row is re-graded from its stored answer only when the grader that left it
-undecided is this service's grader (the run's `--grader`, or a part of the cascade); a row graded
-by another grader (the multiple-choice letter) is never re-graded by the run's grader, which would
-change its grading policy: it is answered and graded again as it was the first time.
+The answer, hop probes, test-time-compute samples, the forced re-ask, a multiple-choice letter, the
+grader audit and every re-grade on `--resume` call `GradingService.grade`. A grader that raises
+leaves the answer UNGRADED with the reason (`grader failed: Type: message`) in the note and in
+`GradeOutcome.error`, never an invented grade; every note is redacted. On `--resume` an UNGRADED
+row is re-graded only when this service's grader (or a part of the cascade) left it undecided.
 """
 
 from __future__ import annotations

@@ -13,14 +13,14 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
 
 
 @pytest.mark.parametrize("question, gold, answer, grade", [
-    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy", Grade.UNGRADED),
-    ("Who was the second US president?", "John Adams", "John Quincy Adams", Grade.UNGRADED),
+    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy", Grade.CORRECT),  # a middle name added
+    ("Who wrote War and Peace?", "Leo Tolstoy", "Leo Nikolayevich Tolstoy, his son", Grade.UNGRADED),
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Lassell's assistant", Grade.UNGRADED),
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Not Galle — it was Lassell's telescope.",
      Grade.UNGRADED),
     ("Which driver won the 1976 Formula One title?", "James Hunt", "Hunt", Grade.UNGRADED),
     ("Who built the first telescope?", "Hans Lipperhey", "It's a Dutch invention, but I can't name the maker.",
-     Grade.UNGRADED),
+     Grade.NOT_ATTEMPTED),                         # declines the asked thing; the rest offers no candidate
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's the Galileo design, I think.",
      Grade.UNGRADED),
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's Galileo, I think.",
@@ -78,7 +78,7 @@ def test_named_shapes(question: str, gold: str, answer: str, grade: Grade) -> No
     ("Which Georgia has Tbilisi as its capital?", "The country", "Could you say which Georgia you mean?",
      Grade.NOT_ATTEMPTED),
     ("In which museum is Guernica shown?", "Museo Reina Sofía", "It's in a big Spanish museum, but I can't say which.",
-     Grade.UNGRADED),
+     Grade.NOT_ATTEMPTED),
     ("Who was the first Roman emperor?", "Augustus", "One of the Julio-Claudian rulers, but I can't name him.",
      Grade.UNGRADED),
     ("Who discovered penicillin?", "Alexander Fleming", "No name comes to mind, maybe Pasteur", Grade.UNGRADED),
@@ -91,7 +91,8 @@ def test_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> 
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 343 m/s.", Grade.CORRECT),
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "Roughly 343 ± 1 m/s", Grade.UNGRADED),
     ("What is the speed of sound in dry air at 20 °C?", "343 m/s", "About 340 m/s", Grade.NOT_ATTEMPTED),
-    ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.UNGRADED),
+    ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.CORRECT),  # its parts
+    ("How many squares does a chessboard have?", "64", "64 — 30 light and 32 dark", Grade.UNGRADED),
     ("How many squares does a chessboard have?", "64", "64 — 30 light and 30 dark", Grade.UNGRADED),
     ("How many ribs does an adult human have?", "24", "24 (in twelve pairs)", Grade.UNGRADED),
     ("How many ribs does an adult human have?", "24", "24 (some people have 26)", Grade.UNGRADED),

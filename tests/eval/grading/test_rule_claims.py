@@ -25,7 +25,7 @@ TOWER = Question(id="r4", question="How tall is the tower in feet?", answer="1,0
     (FOUNDED, "Not until 1753.", Grade.UNGRADED),
     (FOUNDED, "1753 (confidence: 90)", Grade.CORRECT),
     (AGENCY, "ESA", Grade.CORRECT),                 # an acronym of the gold
-    (AGENCY, "NASA", Grade.INCORRECT),
+    (AGENCY, "NASA", Grade.UNGRADED),               # a code the rules cannot expand: the judge's
     (TOWER, "324 metres", Grade.CORRECT),           # the question's unit applies to the bare gold
     (TOWER, "1,063 metres", Grade.INCORRECT),
 ])

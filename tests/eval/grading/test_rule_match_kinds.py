@@ -81,7 +81,7 @@ def test_the_answer_part_of_a_reply_is_read(answer: str) -> None:
     ("In which season did the club win the cup?", "1987–88", "1987-1988", Grade.CORRECT, "pair"),
     ("In which season did the club win the cup?", "1987–88", "1988–89", Grade.INCORRECT, "pair"),
     ("What was the lap record?", "1:21.47", "1:21.74", Grade.INCORRECT, "number"),  # a clock time, not a pair
-    ("Who founded the press?", "Tobias Wendt", "Tobias Arne Wendt", Grade.UNGRADED, "text"),  # maybe a relative
+    ("Who founded the press?", "Tobias Wendt", "Tobias Arne Wendt", Grade.CORRECT, "name"),  # a middle name added
     ("Who founded the press?", "Tobias K. Wendt", "Tobias Karl Wendt", Grade.CORRECT, "name"),
     ("Who founded the press?", "R. Tobias Wendt", "Tobias Wendt", Grade.CORRECT, "name"),
     ("Who founded the press?", "Tobias Wendt", "Tobi Wendt", Grade.CORRECT, "name"),        # a shortened name
@@ -139,7 +139,7 @@ def test_pairs_names_and_coarser_dates(question: str, gold: str, answer: str, gr
      Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "Perhaps a local family, but I can't say for sure.",
      Grade.UNGRADED),                                                         # a short phrase may be a guess
-    ("Who owned the mill?", "Edith Varga", "It was in Leeds, but I can't say who owned it.", Grade.UNGRADED),
+    ("Who owned the mill?", "Edith Varga", "It was in Leeds, but I can't say who owned it.", Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "Do you mean the old mill, or the new one?", Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "I really couldn't say.", Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "That is not something I can verify.", Grade.NOT_ATTEMPTED),

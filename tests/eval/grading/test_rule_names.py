@@ -54,7 +54,7 @@ SENATOR = Question(id="p9", question="Who was the senator?", answer="Mary J. K. 
 
 
 @pytest.mark.parametrize("question, answer, grade", [
-    (NOVELIST, "Onetti Borges", Grade.UNGRADED),                   # a compound surname without given names
+    (NOVELIST, "Onetti Borges", Grade.CORRECT),                    # a compound surname without given names
     (PAINTER, "Lanzo", Grade.UNGRADED),                          # a short surname alone: a letter apart is another
     (PAINTER, "Lanzza", Grade.UNGRADED),                           # a doubled letter is a typo
     (PAINTER, "Piero Lanzo", Grade.UNGRADED),                      # with the given name, a typo is forgiven

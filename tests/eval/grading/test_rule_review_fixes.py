@@ -71,12 +71,14 @@ def test_written_out_lists_are_candidates(answer: str, grade: Grade) -> None:
 
 
 @pytest.mark.parametrize("answer, grade", [
-    ("Henry Walter Brandt", Grade.UNGRADED),                       # one added given name: maybe a relative
-    ("Henry W. Brandt", Grade.UNGRADED),                            # an initial only
+    ("Henry Walter Brandt", Grade.CORRECT),                        # a middle name added (a small risk: a relative)
+    ("Henry W. Brandt", Grade.CORRECT),                             # an initial only
     ("Henry Brandt", Grade.CORRECT),
     ("Walter Brandt", Grade.UNGRADED),
+    ("Walter Henry Brandt", Grade.UNGRADED),                       # a given name added before the gold's
+    ("Henry Walter Brandt, his grandson", Grade.UNGRADED),          # a detail beside it may say who it is
 ])
-def test_an_added_given_name_is_undecided(answer: str, grade: Grade) -> None:
+def test_an_added_given_name(answer: str, grade: Grade) -> None:
     assert _grade("Who founded the shipyard?", "Henry Brandt", answer) is grade
 
 
