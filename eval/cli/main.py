@@ -59,6 +59,7 @@ def user_errors() -> tuple[type[Exception], ...]:
             DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
             ExtensionLoadError, AnswersFileError)
 
+
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     from factprobe.eval.run.launch import launch_run
     from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
@@ -108,12 +109,13 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
     from factprobe.agents.plugins import load_plugin
     from factprobe.eval.cli.describe import cmd_describe
     from factprobe.eval.datasets.registry import describe_loaders
-    from factprobe.eval.run.pipeline import ConfigError
 
     for plugin in args.plugin or []:
         load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
+            from factprobe.eval.run.pipeline import ConfigError
+
             raise ConfigError("usage: factprobe datasets describe D [--json] [--media DIR] [--plot DIR]")
         return cmd_describe(args, console)
     for name, text in describe_loaders().items():
