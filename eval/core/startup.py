@@ -5,7 +5,9 @@ classes, pydantic models of openai, langsmith and langgraph) and little cyclic g
 collector's passes over them cost about 0.18 s of CPU before the first request, against 0.05 s in
 a raw AsyncOpenAI script. So the command pauses the collector while it starts, and when the run is
 about to answer it moves everything alive then to the permanent generation (`gc.freeze`: later
-passes, during the answers too, no longer walk it) and turns the collector back on.
+passes, during the answers too, no longer walk it) and turns the collector back on. The cyclic
+garbage frozen with it is small (about 2,400 objects in a vanilla run; collecting it first would
+cost 0.1 s of CPU).
 
 Only the command's own process does this (`pause_collection` is called by the CLI entry point
 when it owns the process); `end_start_up` does nothing otherwise, so the Python API and tests
