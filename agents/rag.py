@@ -25,7 +25,6 @@ from factprobe.agents.linear import linear_graph
 from factprobe.agents.state import QAState
 from factprobe.eval.core.errors import StrategyOptionError
 
-RAG_SUFFIX = "+rag"
 ACCUMULATED = ("trace", "calls", "retrieval_latency_s")  # reducer fields a subgraph must start empty
 
 

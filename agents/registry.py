@@ -14,6 +14,7 @@ from factprobe.eval.core.extensions import DEFAULT_ORDER, DuplicateExtensionErro
 from factprobe.eval.core.suggest import did_you_mean
 
 GraphBuilder = Callable[[StrategyContext], Any]
+RAG_SUFFIX = "+rag"   # `X+rag`: retrieval, then strategy X (factprobe.agents.rag)
 # the run options retrieval in front of a strategy reads (factprobe.agents.rag, `X+rag`)
 RETRIEVAL_READS = ("retriever", "top_k", "entity_source", "entity_model")
 
@@ -127,7 +128,7 @@ def get_strategy(name: str) -> StrategySpec:
             return get_strategy(split_variant(name)[0])
         except UnknownSettingError as exc:
             raise UnknownStrategyError(str(exc)) from None
-    base = name.removesuffix("+rag")
+    base = name.removesuffix(RAG_SUFFIX)
     if base != name and name not in STRATEGIES:
         composed = STRATEGIES.get(base)
         if composed is not None and not composed.retrieves:
@@ -142,7 +143,7 @@ def get_strategy(name: str) -> StrategySpec:
 
 def rag_composition(base: Any) -> Any:
     """The StrategySpec of `base.name + "+rag"`: retrieval, then `base`'s graph."""
-    from factprobe.agents.rag import RAG_SUFFIX, with_retrieval  # langgraph: only when composing
+    from factprobe.agents.rag import with_retrieval  # langgraph: only when composing
 
     def build(context: StrategyContext):
         return with_retrieval(base.build(context), context)

@@ -4,43 +4,66 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
-
-from factprobe.agents.models.base import ModelSpecError
-from factprobe.agents.plugins import PluginError, load_plugin
-from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError, strategies
-from factprobe.agents.strategies.recorded import AnswersFileError
-from factprobe.eval.cli.audit import add_audit_grader_command
-from factprobe.eval.cli.compare import add_compare_command
-from factprobe.eval.cli.describe import add_describe_options, cmd_describe
-from factprobe.eval.cli.difficulty import add_difficulty_command
-from factprobe.eval.cli.merge import add_merge_command
 from factprobe.eval.cli.output import stdout_gone
-from factprobe.eval.config.baseline import BaselineError
-from factprobe.eval.config.options import OptionError, add_run_options, checked_options, explicit_options, path_arg
-from factprobe.eval.core.errors import DatasetError, StrategyOptionError
-from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+from factprobe.eval.config.options import add_run_options, checked_options, explicit_options, path_arg
+from factprobe.eval.core.deferred_init import defer_inits
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
+from factprobe.eval.core.startup import pause_collection, resume_collection
 from factprobe.eval.core.suggest import did_you_mean
-from factprobe.eval.datasets.registry import describe_loaders
-from factprobe.eval.grading.cascade import GraderConfigError
-from factprobe.eval.run.confidence import UnknownConfidenceError
-from factprobe.eval.run.launch import launch_run
-from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
-from factprobe.eval.run.sweep import SweepError
-from factprobe.eval.store.run_dir import RunDir, RunDirError
-from factprobe.eval.taxonomy.command import add_taxonomy_command
 
-USER_ERRORS = (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
-               UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
-               DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
-               ExtensionLoadError, AnswersFileError)
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# Each command's module is imported only when that command runs (or for `factprobe --help`), so
+# `factprobe run` loads none of what `audit-grader`, `describe` or `taxonomy` need before its first
+# request: name -> (module, function that adds the command to the subparsers), in help order.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "run": (__name__, "add_run_command"),
+    "report": (__name__, "add_report_command"),
+    "compare": ("factprobe.eval.cli.compare", "add_compare_command"),
+    "difficulty": ("factprobe.eval.cli.difficulty", "add_difficulty_command"),
+    "view": (__name__, "add_view_command"),
+    "datasets": (__name__, "add_datasets_command"),
+    "strategies": (__name__, "add_strategies_command"),
+    "sweep": (__name__, "add_sweep_command"),
+    "audit-grader": ("factprobe.eval.cli.audit", "add_audit_grader_command"),
+    "taxonomy": ("factprobe.eval.taxonomy.command", "add_taxonomy_command"),
+    "merge": ("factprobe.eval.cli.merge", "add_merge_command"),
+}
+
+
+def user_errors() -> tuple[type[Exception], ...]:
+    """The errors that are the user's input (exit status 2, one paragraph, no traceback); imported
+    only when a command fails, so the run's start-up does not load the modules that define them."""
+    from factprobe.agents.models.base import ModelSpecError
+    from factprobe.agents.plugins import PluginError
+    from factprobe.agents.registry import DuplicateStrategyError, UnknownStrategyError
+    from factprobe.agents.strategies.recorded import AnswersFileError
+    from factprobe.eval.config.baseline import BaselineError
+    from factprobe.eval.config.options import OptionError
+    from factprobe.eval.core.errors import DatasetError, StrategyOptionError
+    from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
+    from factprobe.eval.grading.cascade import GraderConfigError
+    from factprobe.eval.run.confidence import UnknownConfidenceError
+    from factprobe.eval.run.pipeline import ConfigError
+    from factprobe.eval.run.sweep import SweepError
+    from factprobe.eval.store.run_dir import RunDirError
+
+    return (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
+            UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
+            DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
+            ExtensionLoadError, AnswersFileError)
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.run.launch import launch_run
+    from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
+
     explicit = explicit_options(args)
     if args.resume:
         if "out" not in explicit:
@@ -52,6 +75,10 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.agents.plugins import PluginError, load_plugin
+    from factprobe.eval.report.build import write_report
+    from factprobe.eval.store.run_dir import RunDir
+
     run_dir = RunDir(args.dir)
     manifest = run_dir.read_manifest()
     for plugin in manifest.get("config", {}).get("plugins", []):
@@ -60,8 +87,6 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
         except PluginError as exc:
             console.print(f"[yellow]warning:[/yellow] {exc}; its strategies are reported without their spec "
                           f"and its own sections, tables and plots are left out")
-    from factprobe.eval.report.build import write_report
-
     overrides = checked_options(explicit_options(args))
     summary = write_report(run_dir, console, overrides)
     console.print(f"summary: {run_dir.summary_path}")
@@ -81,10 +106,16 @@ def cmd_view(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.agents.plugins import load_plugin
+    from factprobe.eval.cli.describe import cmd_describe
+    from factprobe.eval.datasets.registry import describe_loaders
+
     for plugin in args.plugin or []:
         load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
+            from factprobe.eval.run.pipeline import ConfigError
+
             raise ConfigError("usage: factprobe datasets describe D [--json] [--media DIR] [--plot DIR]")
         return cmd_describe(args, console)
     for name, text in describe_loaders().items():
@@ -93,6 +124,9 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_strategies(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.agents.plugins import load_plugin
+    from factprobe.agents.registry import strategies
+
     for plugin in args.plugin or []:
         load_plugin(plugin)
     width = max([14, *(len(name) for name in strategies())])
@@ -122,22 +156,28 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="factprobe", description="How language models answer "
-                                     "fact-seeking questions: strategies, costs and calibration.")
-    sub = parser.add_subparsers(dest="command", required=True)
+def add_run_command(sub: Any) -> None:
     run = sub.add_parser("run", help="run strategies over a dataset, grade and report")
     add_run_options(run)
     run.set_defaults(handler=cmd_run)
+
+
+def add_report_command(sub: Any) -> None:
     report = sub.add_parser("report", help="recompute summary, tables and plots from DIR (no model calls)")
     report.add_argument("dir", type=Path)
     add_run_options(report, ["group_by", "where"])
     report.set_defaults(handler=cmd_report)
-    add_compare_command(sub)
-    add_difficulty_command(sub)
+
+
+def add_view_command(sub: Any) -> None:
     view = sub.add_parser("view", help="open DIR/report.html in the default browser")
     view.add_argument("dir", type=Path)
     view.set_defaults(handler=cmd_view)
+
+
+def add_datasets_command(sub: Any) -> None:
+    from factprobe.eval.cli.describe import add_describe_options
+
     datasets = sub.add_parser("datasets", help="built-in datasets and loaders")
     datasets.add_argument("action", nargs="?", choices=["describe"])
     datasets.add_argument("name", nargs="?")
@@ -146,10 +186,16 @@ def build_parser() -> argparse.ArgumentParser:
                           help="also list (or describe with) the loaders this module or .py file registers")
     add_describe_options(datasets)
     datasets.set_defaults(handler=cmd_datasets)
+
+
+def add_strategies_command(sub: Any) -> None:
     strategies_parser = sub.add_parser("strategies", help="registered strategies")
     strategies_parser.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
                                    help="also list the strategies this module or .py file registers")
     strategies_parser.set_defaults(handler=cmd_strategies)
+
+
+def add_sweep_command(sub: Any) -> None:
     sweep = sub.add_parser("sweep", help="a grid of runs (TOML) and one combined table",
                            description="Run every cell of the grid, each into its own run directory "
                            "(resumed when it exists), and combine them. With --executor ray each cell "
@@ -158,16 +204,32 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--out", type=path_arg, help="folder of the cells' run directories and sweep.csv")
     add_run_options(sweep, ["verbose", "executor", "ray_address"])
     sweep.set_defaults(handler=cmd_sweep)
-    add_audit_grader_command(sub)
-    add_taxonomy_command(sub)
-    add_merge_command(sub)
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command, or only `command` (what running it needs)."""
+    parser = argparse.ArgumentParser(prog="factprobe", description="How language models answer "
+                                     "fact-seeking questions: strategies, costs and calibration.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, (module, function) in COMMANDS.items():
+        if command is None or name == command:
+            getattr(import_module(module), function)(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    remember_in_args(sys.argv[1:] if argv is None else argv)
-    with redacted_output():
-        return _main(argv)
+    """The `factprobe` command. Called without `argv` it owns the process (the installed command,
+    `python -m`): it pauses the garbage collector while it starts (factprobe.eval.core.startup) and
+    defers the package `__init__`s LangGraph imports but does not use (factprobe.eval.core.deferred_init)."""
+    if argv is None:
+        pause_collection()
+        defer_inits()
+    try:
+        remember_in_args(sys.argv[1:] if argv is None else argv)
+        with redacted_output():
+            return _main(argv)
+    finally:
+        resume_collection()
 
 
 def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> int:
@@ -181,17 +243,17 @@ def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: li
 
 
 def _main(argv: list[str] | None) -> int:
-    parser = build_parser()
+    given = sys.argv[1:] if argv is None else argv
+    parser = build_parser(given[0] if given and given[0] in COMMANDS else None)
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         return unknown_arguments(parser, args.command, unknown)
+    if args.command != "run":   # only a run ends its start-up itself, before its first question
+        resume_collection()
     # Tables are wide; when output goes to a file or CI log, don't squeeze them to 80 columns.
     console = output_console()
     try:
         return args.handler(args, console)
-    except USER_ERRORS as exc:
-        print(f"factprobe: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # the reader of stdout has gone (`factprobe … | head`): nothing left to say
         stdout_gone()
         return 0
@@ -200,6 +262,11 @@ def _main(argv: list[str] | None) -> int:
         hint = f" Continue with: factprobe run --resume --out {out}" if out else ""
         print(f"factprobe: interrupted; finished rows are saved.{hint}", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if not isinstance(exc, user_errors()):
+            raise
+        print(f"factprobe: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

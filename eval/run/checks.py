@@ -3,7 +3,7 @@ retrieve from a local corpus, that the dataset has one (else every row would fai
 
 from __future__ import annotations
 
-from factprobe.agents.registry import get_strategy
+from factprobe.agents.registry import RAG_SUFFIX, get_strategy
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import DatasetError
@@ -24,8 +24,6 @@ def check_job_count(questions: list[Question], config: RunConfig) -> None:
 
 def retrieving(config: RunConfig) -> list[str]:
     """The run's strategies that retrieve (`rag`, `NAME+rag`, or registered as retrieving)."""
-    from factprobe.agents.rag import RAG_SUFFIX  # imported only when asked: it imports the retrievers
-
     names = []
     for name in config.strategies:
         base = name.split("@")[0]

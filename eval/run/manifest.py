@@ -53,8 +53,9 @@ def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
 def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
                    grader: Grader, media: dict[str, Any] | None = None) -> dict[str, Any]:
     """`media`: how the questions' media were found and sampled (RunMedia.sampling), when any were."""
+    packages = package_versions()   # once: each lookup reads the installed distributions (1 ms)
     return {
-        "factprobe_version": package_versions()["factprobe"],
+        "factprobe_version": packages["factprobe"],
         "started_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": sys.argv,
         "config": config.model_dump(mode="json"),
@@ -70,6 +71,6 @@ def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str],
         "answer_prompt": config.answer_prompt(),
         "python": platform.python_version(),
         "platform": platform.platform(),
-        "packages": package_versions(),
+        "packages": packages,
         "executable": sys.executable,
     }

@@ -24,6 +24,7 @@ from factprobe.eval.config.run_config import RunConfig, parse_shard
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
+from factprobe.eval.core.startup import end_start_up
 from factprobe.eval.datasets.id_files import select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
@@ -297,6 +298,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "
                   f"{total - len(done) - len(ungraded)} to run")
+    end_start_up()   # the command's collector, paused while it started, is back on for the answers
     if ungraded:
         regraded = asyncio.run(runner.regrade_all(ungraded, questions))
         console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")

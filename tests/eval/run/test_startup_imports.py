@@ -1,9 +1,13 @@
-"""What `factprobe run` imports before its first request: the report's libraries wait for the end."""
+"""What `factprobe run` imports before its first request: the report's libraries wait for the end,
+and so does every module the first request does not need."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_the_run_path_does_not_import_the_report_or_numpy_up_front() -> None:
@@ -28,3 +32,55 @@ def test_loading_every_post_step_and_building_a_strategy_import_no_numpy() -> No
              "print(sorted(m for m in ('numpy', 'matplotlib', 'scipy', 'jinja2') if m in sys.modules))")
     imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert imported.stdout.strip() == "[]"
+
+
+# Runs `factprobe run` as the installed command does (main() owning the process) and stops it at
+# its first chat request, printing what was imported by then and the collector's state.
+FIRST_REQUEST_PROBE = """
+import gc, json, os, sys
+from factprobe.agents.models import openai_backend
+
+async def first_request(self, messages, params):
+    state = {"modules": sorted(sys.modules), "collecting": gc.isenabled(), "frozen": gc.get_freeze_count()}
+    print("AT-FIRST-REQUEST " + json.dumps(state), flush=True)
+    os._exit(0)
+
+openai_backend.OpenAIModel.generate = first_request
+sys.argv = ["factprobe", *sys.argv[1:]]
+from factprobe.eval.cli.main import main
+sys.exit(main())
+"""
+
+# what the first request of a vanilla run with the rule grader does not need: the other commands,
+# sweeps, the report and its libraries, other backends, retrieval libraries, and the package
+# __init__s LangGraph's import would run for nothing (langsmith.types' models, langgraph_sdk's client)
+NOT_BEFORE_THE_FIRST_REQUEST = (
+    "factprobe.eval.cli.audit", "factprobe.eval.cli.describe", "factprobe.eval.cli.compare",
+    "factprobe.eval.cli.difficulty", "factprobe.eval.cli.merge", "factprobe.eval.taxonomy.command",
+    "factprobe.eval.run.sweep", "factprobe.eval.grading.audit", "factprobe.eval.report.build",
+    "numpy", "scipy", "matplotlib", "jinja2", "pandas", "anthropic", "llama_index.core", "llama_cpp",
+    "langsmith.types.run", "langgraph_sdk.client", "websockets",
+)
+
+
+def test_the_first_request_of_a_run_comes_before_what_it_does_not_need(tmp_path) -> None:
+    """`factprobe run` against an OpenAI-compatible server started by the test on 127.0.0.1, stopped
+    at its first chat request: none of NOT_BEFORE_THE_FIRST_REQUEST is imported by then, the
+    collector paused for start-up is on again and start-up's objects are frozen."""
+    from tests.fakes import SERVED_MODEL, FaultServer
+
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(root), "FACTPROBE_CACHE": str(tmp_path / "cache")}
+    env.pop("OPENAI_API_KEY", None)
+    with FaultServer(["ok"]) as server:
+        done = subprocess.run([sys.executable, "-c", FIRST_REQUEST_PROBE, "run", "--dataset", "sample",
+                               "--limit", "2", "--strategies", "vanilla", "--grader", "rules", "--no-hop-probes",
+                               "--model", f"openai:{SERVED_MODEL}@{server.url}", "--out", str(tmp_path / "run")],
+                              capture_output=True, text=True, env=env, timeout=120)
+    lines = [line for line in done.stdout.splitlines() if line.startswith("AT-FIRST-REQUEST ")]
+    assert done.returncode == 0 and lines, done.stderr[-2000:]
+    state = json.loads(lines[0].removeprefix("AT-FIRST-REQUEST "))
+    modules = set(state["modules"])
+    assert {"openai", "langgraph.graph", "langsmith.types.run_select_field"} <= modules   # the path was taken
+    assert sorted(modules & set(NOT_BEFORE_THE_FIRST_REQUEST)) == []
+    assert state["collecting"] and state["frozen"] > 0
