@@ -42,6 +42,11 @@ class StrategySpec:
     # answers read from a file, not asked of a model: its costs are not measured (null in the
     # summary, not zero), and no model is loaded when every strategy of a run is recorded
     recorded: bool = False
+    # its graph's output depends only on the question, the repeat, the run's options and the replies
+    # to the calls it makes through the context's model, so a re-run whose every call is in the
+    # response cache may reuse the recorded output instead of running the graph (factprobe.eval.run.
+    # result_cache); a strategy that calls anything else (another client, a clock, chance) leaves it off
+    reusable: bool = False
 
     @property
     def origin(self) -> str:
@@ -80,11 +85,12 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
                       offers_refusal: bool = False, retrieves: bool = False,
                       reads: tuple[str, ...] | None = None, selects: bool = False,
                       refines: bool = False, order: int = DEFAULT_ORDER,
-                      in_default_run: bool = True,
-                      recorded: bool = False) -> Callable[[GraphBuilder], GraphBuilder]:
+                      in_default_run: bool = True, recorded: bool = False,
+                      reusable: bool = False) -> Callable[[GraphBuilder], GraphBuilder]:
     """Decorator (`@factprobe.strategy`): register `build(context) -> compiled LangGraph` as `name`;
     `order` places it in `factprobe strategies` and in a run given no strategy list (which leaves
-    it out when `in_default_run` is off: a strategy for some kinds of question only).
+    it out when `in_default_run` is off: a strategy for some kinds of question only); `reusable`: see
+    StrategySpec.
 
     The graph reads and writes `factprobe.QAState`; see README "Your own strategies"."""
     check_name(name)
@@ -92,7 +98,7 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
     def decorate(build: GraphBuilder) -> GraphBuilder:
         register(StrategySpec(name, description, build, samples, offers_refusal, retrieves, reads,
                               selects=selects, refines=refines, in_default_run=in_default_run,
-                              recorded=recorded), order=order)
+                              recorded=recorded, reusable=reusable), order=order)
         return build
 
     return decorate
@@ -151,4 +157,5 @@ def rag_composition(base: Any) -> Any:
     reads = None if base.reads is None else (*base.reads, *RETRIEVAL_READS)
     return StrategySpec(f"{base.name}{RAG_SUFFIX}", f"{base.description}, after retrieval", build,
                         samples=base.samples, offers_refusal=base.offers_refusal, retrieves=True,
-                        reads=reads, selects=base.selects, refines=base.refines, recorded=base.recorded)
+                        reads=reads, selects=base.selects, refines=base.refines, recorded=base.recorded,
+                        reusable=base.reusable)

@@ -5,10 +5,16 @@ factprobe.agents.models.base.model_identity) is hashed in, and an identity that 
 (`"file": PATH`, the local backend) gets the sha256 of the file's content instead, remembered by
 path, size and modification time so a file is read once. Only replies that pass
 factprobe.agents.models.replies are stored, and a stored reply that fails them is never served.
+A `CallLedger` made current by `counting_calls` counts the calls made inside it, so a caller can
+tell whether all of them are in the cache (what the run's strategy-result cache stores on).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, model_identity, warm_up
@@ -21,6 +27,30 @@ def request_key(model: str, messages: list[Message], params: GenerationParams) -
     """sha256 of the model's identity key, every message and every generation setting (sample
     index and seed too)."""
     return hash_key({"model": model, "messages": messages, "params": params.as_dict()})
+
+
+@dataclass
+class CallLedger:
+    """The calls made through any CachedModel while this ledger is current: `in_cache` were served
+    from the cache or stored in it; `not_stored` were not (a reply that failed validation, a call
+    that raised), so asking again would not get the same reply from the cache."""
+
+    in_cache: int = 0
+    not_stored: int = 0
+
+
+_LEDGER: ContextVar[CallLedger | None] = ContextVar("factprobe_call_ledger", default=None)
+
+
+@contextmanager
+def counting_calls() -> Iterator[CallLedger]:
+    """A fresh CallLedger, current for the calls made inside (tasks started inside share it)."""
+    ledger = CallLedger()
+    token = _LEDGER.set(ledger)
+    try:
+        yield ledger
+    finally:
+        _LEDGER.reset(token)
 
 
 class FileDigests:
@@ -102,13 +132,23 @@ class CachedModel:
         if self._identity_key is None:
             await self.identity()
         key = request_key(self._identity_key or "", messages, params)
+        ledger = _LEDGER.get()
         hit = self.cache.get(key)
         if hit is not None and reply_problem(hit, params) is None:
+            if ledger is not None:
+                ledger.in_cache += 1
             return hit
-        completion = await self.inner.generate(messages, params)
-        self.calls_made += 1
-        if reply_problem(completion, params) is None:
-            self.cache.put(key, completion)
+        stored = False
+        try:
+            completion = await self.inner.generate(messages, params)
+            self.calls_made += 1
+            if reply_problem(completion, params) is None:
+                self.cache.put(key, completion)
+                stored = True
+        finally:
+            if ledger is not None:
+                ledger.in_cache += stored
+                ledger.not_stored += not stored
         return completion
 
     def describe(self) -> dict:

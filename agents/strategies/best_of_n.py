@@ -60,7 +60,8 @@ def options(context: StrategyContext) -> tuple[int, float, str]:
 
 
 @register_strategy("best_of_n", "N samples at temperature 1.0, one selected (--samples, --selector)",
-                   samples=True, selects=True, reads=("samples", "sample_temperature", "selector"), order=20)
+                   samples=True, selects=True, reads=("samples", "sample_temperature", "selector"), order=20,
+                   reusable=True)
 def build(context: StrategyContext):
     count, temperature, selector = options(context)
 

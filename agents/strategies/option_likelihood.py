@@ -63,7 +63,7 @@ def check_backend(context: StrategyContext) -> None:
 
 
 @register_strategy("option_likelihood", "multiple choice: the option whose letter the model finds most likely",
-                   reads=(), order=57, in_default_run=False)
+                   reads=(), order=57, in_default_run=False, reusable=True)
 def build(context: StrategyContext):
     check_backend(context)
 

@@ -14,6 +14,6 @@ from factprobe.agents.strategies.vanilla import build as build_vanilla
 
 
 @register_strategy("rag", "extract entities, retrieve passages (--retriever, --top-k), answer as vanilla",
-                   retrieves=True, reads=RETRIEVAL_READS, order=40)
+                   retrieves=True, reads=RETRIEVAL_READS, order=40, reusable=True)
 def build(context: StrategyContext):
     return with_retrieval(build_vanilla(context), context)

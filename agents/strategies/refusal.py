@@ -20,6 +20,6 @@ def refusal_messages(question: str, passages: list[dict] | None = None) -> list[
 
 
 @register_strategy("refusal", "vanilla prompt plus the option to reply \"Sorry, I can't help with it\"",
-                   offers_refusal=True, reads=(), order=50)
+                   offers_refusal=True, reads=(), order=50, reusable=True)
 def build(context: StrategyContext):
     return answer_graph(context, refusal_messages, offers_refusal=True)

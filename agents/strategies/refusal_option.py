@@ -19,6 +19,6 @@ from factprobe.agents.strategies.vanilla import answer_graph, vanilla_messages
 
 @register_strategy("refusal_option", "the refusal option among the choices, without the instruction to choose it",
                    offers_refusal=True, reads=(), order=55,
-                   in_default_run=False)
+                   in_default_run=False, reusable=True)
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages, offers_refusal=True, refusal_instruction=False)

@@ -76,7 +76,7 @@ def rounds_option(context: StrategyContext) -> int:
 
 
 @register_strategy("self_refine", "answer, self-feedback, refined answer; stops when the answer stands (--rounds)",
-                   samples=True, refines=True, reads=("rounds",), order=60)
+                   samples=True, refines=True, reads=("rounds",), order=60, reusable=True)
 def build(context: StrategyContext):
     rounds = rounds_option(context)
 

@@ -55,6 +55,7 @@ def answer_graph(context: StrategyContext, make_messages: MessagesBuilder, offer
                          "parse": parse_in_format if prompt else parse_node})
 
 
-@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=(), order=10)
+@register_strategy("vanilla", "closed-book answer with a verbalised 0-100 confidence", reads=(), order=10,
+                   reusable=True)
 def build(context: StrategyContext):
     return answer_graph(context, vanilla_messages)

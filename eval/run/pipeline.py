@@ -291,6 +291,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
         manifest["multiple_choice"] = choices_entry(config, questions, judge)
         manifest["entity_model"] = entity_model.describe() if entity_model else None
+        manifest["strategy_cache"] = runner.results.describe() if runner.results else None
         if config.shard is not None:
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)
@@ -303,7 +304,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         regraded = asyncio.run(runner.regrade_all(ungraded, questions))
         console.print(f"re-graded {regraded} UNGRADED rows from their stored answers")
     ran = asyncio.run(runner.run(questions, done | {row.key for row in ungraded}))
-    console.print(f"answered {ran} (skipped {total - ran} already done)")
+    reused = f"; {runner.results.hits} from the strategy-result cache" if runner.results else ""
+    console.print(f"answered {ran} (skipped {total - ran} already done{reused})")
     if not report:
         return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import ChatModel
+from factprobe.agents.models.cache import counting_calls
 from factprobe.agents.registry import get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
@@ -22,6 +23,7 @@ from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.grading.base import GradeOutcome, Grader
 from factprobe.eval.grading.service import GradingService
 from factprobe.eval.media.attach import AttachingModel, RunMedia, attached, current_attachment
+from factprobe.eval.run.result_cache import StrategyResults
 from factprobe.eval.run.steps import PostStep, PostStepInput
 from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval.metrics import gold_passage_ids
@@ -87,6 +89,7 @@ class Runner:
             resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge,
                        "entity_model": entity_model})
         self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
+        self.results = StrategyResults.for_run(config, model, dataset, entity_model)
 
     async def answer(self, job: Job) -> Result:
         """One job's row; every model call of the job carries its input setting (media, caption or
@@ -96,18 +99,28 @@ class Runner:
 
     async def _answer(self, job: Job) -> Result:
         """One job's row: ERROR (with the trace up to the failure) when the strategy fails;
-        otherwise graded, with any post step's failure kept apart in `post_step_errors`."""
-        row = {**base_row(job.question, job.strategy, job.repeat), **current_attachment().row_fields()}
+        otherwise graded, with any post step's failure kept apart in `post_step_errors`. The
+        strategy's output comes from the strategy-result cache when it holds it (result_cache)."""
+        attachment = current_attachment()
+        row = {**base_row(job.question, job.strategy, job.repeat), **attachment.row_fields()}
         started = time.perf_counter()
-        state: QAState = {}
-        try:
-            await stream_graph(self.graphs[job.strategy], {"question": job.question, "repeat": job.repeat},
-                               state)
-        except Exception as exc:  # one failing question must not stop the run
-            row.update(state_costs(state), grade=Grade.ERROR, grader=self.grader.name,
-                       error=error_text(exc), trace=state.get("trace", []))
-            row["wall_s"] = time.perf_counter() - started
-            return Result.model_validate(row)
+        key = None if self.results is None else self.results.key(job.question, job.strategy, job.repeat, attachment)
+        stored = None if self.results is None else self.results.get(key)
+        if stored is not None:
+            state: QAState = {**stored, "question": job.question}
+        else:
+            state = {}
+            try:
+                with counting_calls() as ledger:
+                    await stream_graph(self.graphs[job.strategy],
+                                       {"question": job.question, "repeat": job.repeat}, state)
+            except Exception as exc:  # one failing question must not stop the run
+                row.update(state_costs(state), grade=Grade.ERROR, grader=self.grader.name,
+                           error=error_text(exc), trace=state.get("trace", []))
+                row["wall_s"] = time.perf_counter() - started
+                return Result.model_validate(row)
+            if self.results is not None:
+                self.results.put(key, state, ledger)
         outcome = await self.grade(job.question, state.get("answer"), state.get("raw"))
         row.update(state_costs(state))
         row.update(answer=state.get("answer"), raw=state.get("raw"),
@@ -163,6 +176,8 @@ class Runner:
         pending = sum(1 for _ in self.jobs(questions, done))
         if not pending:
             return 0
+        if self.results is not None:
+            await self.results.prepare()
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("errors: {task.fields[errors]}"), TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, console=self.console, transient=False) as progress:

@@ -56,20 +56,30 @@ class JsonStore:
         self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
         self._db.commit()
 
-    def get(self, key: str) -> dict | None:
-        """The stored value; None when absent or not a JSON object (a damaged entry is a miss)."""
+    def get_text(self, key: str) -> str | None:
+        """The stored JSON text as it is (a caller that parses it into its own types skips a
+        parse); None when absent."""
         with self._lock:
             row = self._db.execute(f"SELECT value FROM {self.table} WHERE key = ?", (key,)).fetchone()
-        if row is None:
+        return None if row is None or not isinstance(row[0], str) else row[0]
+
+    def get(self, key: str) -> dict | None:
+        """The stored value; None when absent or not a JSON object (a damaged entry is a miss)."""
+        text = self.get_text(key)
+        if text is None:
             return None
         try:
-            value = json.loads(row[0])
+            value = json.loads(text)
         except (TypeError, ValueError):
             return None
         return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: dict) -> None:
-        text = redact_values(json.dumps(value, ensure_ascii=False))
+        self.put_text(key, json.dumps(value, ensure_ascii=False))
+
+    def put_text(self, key: str, text: str) -> None:
+        """Store JSON text under `key`, with every known secret value redacted."""
+        text = redact_values(text)
         with self._lock:
             self._db.execute(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", (key, text))
             self._db.commit()

@@ -1,0 +1,213 @@
+"""The strategy-result cache: a strategy's recorded output reused instead of running its graph.
+
+A re-run whose every model call would be answered by the response cache gets, by construction,
+the output the first run recorded; running the graph again only costs time (LangGraph's own
+~1 ms per question). So after a graph run whose every call went through the response cache and is
+in it (factprobe.agents.models.cache.counting_calls), the run's final state is stored beside the
+responses, and a later run with the same key takes it instead of running the graph. Grading and
+post steps still run on every row.
+
+The key holds everything the output depends on: factprobe's version and the digest of the source
+that builds prompts and graphs (agents, retrieval, media attachment), the strategy and where it was
+defined, the model's identity (as the response cache names it), every run option except those
+that only grade, select or schedule (STRATEGY_BLIND), the strategy options as the graph sees them
+(answer prompt text included), the retrieval corpus for a strategy that retrieves, the repeat, the
+question's whole record and its attachment (media by content digest). Only reusable strategies
+(StrategySpec.reusable) are stored, and only a state that survives its JSON round trip unchanged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import inspect
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from factprobe.agents.models.base import ChatModel
+from factprobe.agents.models.cache import CachedModel, CallLedger
+from factprobe.agents.registry import StrategySpec, get_strategy
+from factprobe.agents.state import QAState
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.schema import CallRecord, HopResult, Question
+from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.datasets.registry import Dataset
+from factprobe.eval.media.attach import Attachment
+from factprobe.eval.store.json_store import JsonStore, file_sha256, hash_key
+
+CACHE_VERSION = 1
+TABLE = "strategy_results"
+# Run options no strategy graph reads: grading, which questions are asked, and where rows go (the
+# resume-exempt ones are left out too). Any other option, one added later included, is in the key.
+STRATEGY_BLIND = frozenset({
+    "dataset", "strategies", "judge", "grader", "judge_prompt", "judge_media", "judge_prompt_file",
+    "judge_labels", "hedging", "baseline", "limit", "repeats", "hop_probes", "choice_grading", "shard",
+    "only_ids", "exclude_ids", "where"})
+# the folders whose code makes a strategy's prompts, calls and parsing (relative to the package root)
+SOURCE_FOLDERS = ("agents", "retrieval")
+SOURCE_FILES = ("eval/media/attach.py", "eval/media/sources.py")
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+
+
+class StoredState(BaseModel):
+    """A strategy's final state as stored: the typed fields typed, the rest as JSON values."""
+
+    model_config = ConfigDict(extra="allow")
+
+    calls: list[CallRecord] = []
+    hops: list[HopResult] | None = None
+
+    def state(self) -> dict[str, Any]:
+        fields = {name: getattr(self, name) for name in type(self).model_fields if name in self.model_fields_set}
+        return {**fields, **(self.model_extra or {})}
+
+
+def source_digest(extra_files: list[Path]) -> str:
+    """sha256 over the source files that build prompts, graphs and model messages, and `extra_files`
+    (a strategy defined elsewhere), each by its path relative to the package and its content."""
+    files = sorted({path for folder in SOURCE_FOLDERS for path in (PACKAGE_ROOT / folder).rglob("*.py")}
+                   | {PACKAGE_ROOT / name for name in SOURCE_FILES})
+    digest = hashlib.sha256()
+    for path in [*files, *extra_files]:
+        if path.is_file():
+            digest.update(str(path.relative_to(PACKAGE_ROOT) if path.is_relative_to(PACKAGE_ROOT) else path).encode())
+            digest.update(file_sha256(path).encode())
+    return digest.hexdigest()
+
+
+def package_version() -> str | None:
+    """The installed factprobe's version (None when it is not installed)."""
+    try:
+        return importlib.metadata.version("factprobe")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def builder_file(spec: StrategySpec) -> list[Path]:
+    """The file that defines the strategy's graph builder (a plugin's or another package's)."""
+    try:
+        found = inspect.getsourcefile(spec.build)
+    except TypeError:
+        return []
+    return [Path(found).resolve()] if found else []
+
+
+def as_cached(value: Any) -> Any:
+    """`value` as a run whose every call is answered by the response cache records it: every call
+    record and every trace step's `cached` flag set."""
+    if isinstance(value, CallRecord):
+        return value.model_copy(update={"cached": True})
+    if isinstance(value, dict):
+        return {key: (True if key == "cached" and isinstance(item, bool) else as_cached(item))
+                for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_cached(item) for item in value]
+    return value
+
+
+def canonical(state: dict[str, Any]) -> str:
+    return json.dumps(StoredState(**state).model_dump(mode="json", exclude_unset=True), sort_keys=True)
+
+
+class StrategyResults:
+    """The strategy-result cache of one run: `get` a job's stored state, `put` a finished one."""
+
+    def __init__(self, store: JsonStore, config: RunConfig, model: CachedModel, dataset: Dataset,
+                 entity_model: ChatModel | None = None) -> None:
+        self.store = store
+        self.config = config
+        self.model = model
+        self.dataset = dataset
+        self.entity_model = entity_model
+        self.hits = 0
+        self.stored = 0
+        self._parts: dict[str, str | None] = {}
+
+    @classmethod
+    def for_run(cls, config: RunConfig, model: ChatModel, dataset: Dataset,
+                entity_model: ChatModel | None = None) -> StrategyResults | None:
+        """The cache beside the model's response cache; None under --no-cache (no response cache)."""
+        if not config.use_cache or not isinstance(model, CachedModel):
+            return None
+        if entity_model is not None and not isinstance(entity_model, CachedModel):
+            return None
+        return cls(JsonStore(model.cache.path, TABLE), config, model, dataset, entity_model)
+
+    async def prepare(self) -> None:
+        """Resolve what every key shares, once per strategy (the model's identity is asked here)."""
+        identity = await self.model.identity()
+        entity = await self.entity_model.identity() if isinstance(self.entity_model, CachedModel) else None
+        options = {key: value for key, value in self.config.identity().items() if key not in STRATEGY_BLIND}
+        version = package_version()
+        for name in self.config.strategies:
+            spec = get_strategy(name)
+            if not spec.reusable:
+                self._parts[name] = None
+                continue
+            shared = {"v": CACHE_VERSION, "factprobe": version, "source": source_digest(builder_file(spec)),
+                      "strategy": name, "origin": spec.origin, "model": identity, "entity_model": entity,
+                      "options": options, "strategy_options": self.config.strategy_options(),
+                      "retrieval": self._retrieval(spec)}
+            self._parts[name] = hash_key(json.loads(redact_values(json.dumps(shared, default=str))))
+
+    def _retrieval(self, spec: StrategySpec) -> dict[str, Any] | None:
+        """What a retrieving strategy searches: the dataset's corpus and a corpus file named by --retriever."""
+        if not spec.retrieves:
+            return None
+        from factprobe.retrieval.corpus import fingerprint
+
+        files = {}
+        for part in self.config.retriever.split(","):
+            path = Path(part.partition(":")[2]).expanduser()
+            if part.partition(":")[2] and path.is_file():
+                files[str(path)] = file_sha256(path)
+        return {"corpus": fingerprint(self.dataset.corpus), "files": files}
+
+    def key(self, question: Question, strategy: str, repeat: int, attachment: Attachment) -> str | None:
+        """The job's key; None for a strategy that is not reusable."""
+        shared = self._parts.get(strategy)
+        if shared is None:
+            return None
+        item = question.model_dump_json()
+        media = json.dumps(asdict(attachment), sort_keys=True)
+        return hashlib.sha256(f"{shared}\x00{repeat}\x00{item}\x00{media}".encode()).hexdigest()
+
+    def get(self, key: str | None) -> QAState | None:
+        """The stored state for `key` (its question not included); None when absent or damaged."""
+        if key is None:
+            return None
+        text = self.store.get_text(key)
+        if text is None:
+            return None
+        try:
+            state = StoredState.model_validate_json(text).state()
+        except ValueError:
+            return None
+        self.hits += 1
+        return state  # type: ignore[return-value]
+
+    def put(self, key: str | None, state: QAState, ledger: CallLedger) -> bool:
+        """Store the final state of a graph run whose every call is in the response cache; returns
+        whether it was stored (not: a call outside it, a state that does not survive JSON)."""
+        if key is None or ledger.not_stored or ledger.in_cache != len(state.get("calls", [])):
+            return False
+        kept = as_cached({name: value for name, value in state.items() if name != "question"})
+        try:
+            text = StoredState(**kept).model_dump_json(exclude_unset=True)
+            same = StoredState.model_validate_json(text).state() == kept and canonical(
+                StoredState.model_validate_json(text).state()) == canonical(kept)
+        except (TypeError, ValueError):
+            return False
+        if not same or redact_values(text) != text:
+            return False
+        self.store.put_text(key, text)
+        self.stored += 1
+        return True
+
+    def describe(self) -> dict[str, Any]:
+        """The manifest's `strategy_cache`."""
+        return {"path": str(self.store.path), "table": TABLE, "version": CACHE_VERSION}
