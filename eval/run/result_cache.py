@@ -22,7 +22,7 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
-from dataclasses import asdict
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +42,10 @@ from factprobe.eval.store.json_store import JsonStore, file_sha256, hash_key
 CACHE_VERSION = 1
 TABLE = "strategy_results"
 # Run options no strategy graph reads: grading, which questions are asked, and where rows go (the
-# resume-exempt ones are left out too). Any other option, one added later included, is in the key.
+# resume-exempt ones are left out too), and the model's spec, whose identity is in the key instead.
+# Any other option, one added later included, is in the key.
 STRATEGY_BLIND = frozenset({
+    "model",
     "dataset", "strategies", "judge", "grader", "judge_prompt", "judge_media", "judge_prompt_file",
     "judge_labels", "hedging", "baseline", "limit", "repeats", "hop_probes", "choice_grading", "shard",
     "only_ids", "exclude_ids", "where"})
@@ -62,8 +64,8 @@ class StoredState(BaseModel):
     hops: list[HopResult] | None = None
 
     def state(self) -> dict[str, Any]:
-        fields = {name: getattr(self, name) for name in type(self).model_fields if name in self.model_fields_set}
-        return {**fields, **(self.model_extra or {})}
+        typed = {name: getattr(self, name) for name in type(self).model_fields if name in self.model_fields_set}
+        return {**typed, **(self.model_extra or {})}
 
 
 def source_digest(extra_files: list[Path]) -> str:
@@ -173,7 +175,7 @@ class StrategyResults:
         if shared is None:
             return None
         item = question.model_dump_json()
-        media = json.dumps(asdict(attachment), sort_keys=True)
+        media = json.dumps([getattr(attachment, part.name) for part in fields(attachment)])
         return hashlib.sha256(f"{shared}\x00{repeat}\x00{item}\x00{media}".encode()).hexdigest()
 
     def get(self, key: str | None) -> QAState | None:
