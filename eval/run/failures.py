@@ -9,11 +9,13 @@ common error messages, with every secret redacted: factprobe.eval.core.secrets).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import REDACTED
+from factprobe.eval.store.slim_rows import SlimRow, hop_grades
 
 __all__ = ["REDACTED", "redact"]
 EXIT_TOO_MANY_ERRORS = 3
@@ -46,7 +48,7 @@ class ErrorReport:
         return self.rows > 0 and self.undecided_rate > max_rate
 
 
-def error_report(rows: list[Result]) -> ErrorReport:
+def error_report(rows: Iterable[Result | SlimRow]) -> ErrorReport:
     """Counts over the latest row of every key (a row superseded by a resumed retry is not counted)."""
     latest: dict[tuple[str, str, int], Result] = {}
     for row in rows:
@@ -60,10 +62,10 @@ def error_report(rows: list[Result]) -> ErrorReport:
                        hop_errors)
 
 
-def has_hop_error(row: Result) -> bool:
+def has_hop_error(row: Result | SlimRow) -> bool:
     """An ERROR among the row's hops or sub-QA probes (per_hop leaves them out of its scores)."""
     probes = getattr(row, "hop_probes", None) or []
-    return (any(hop.grade is Grade.ERROR for hop in row.hops or [])
+    return (any(grade is Grade.ERROR for grade in hop_grades(row) or ())
             or any(isinstance(probe, dict) and probe.get("grade") == Grade.ERROR.value for probe in probes))
 
 

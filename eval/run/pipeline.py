@@ -170,7 +170,7 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
     """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
     or UNGRADED rows exceed --max-undecided-rate (each cause named)."""
-    report = error_report(run_dir.read_results())
+    report = error_report(run_dir.latest_slim())   # slim rows: the counts need no trace or reply
     for line in warnings(report, config.max_error_rate, config.max_undecided_rate):
         console.print(f"[yellow]warning:[/yellow] {line}")
     messages = []

@@ -53,6 +53,8 @@ STRATEGY_BLIND = frozenset({
 SOURCE_FOLDERS = ("agents", "retrieval")
 SOURCE_FILES = ("eval/media/attach.py", "eval/media/sources.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+# the state fields that record model calls and retrievals, with their `cached` flags
+CALL_FIELDS = ("calls", "trace")
 
 
 class StoredState(BaseModel):
@@ -109,10 +111,6 @@ def as_cached(value: Any) -> Any:
     if isinstance(value, list):
         return [as_cached(item) for item in value]
     return value
-
-
-def canonical(state: dict[str, Any]) -> str:
-    return json.dumps(StoredState(**state).model_dump(mode="json", exclude_unset=True), sort_keys=True)
 
 
 class StrategyResults:
@@ -194,14 +192,15 @@ class StrategyResults:
 
     def put(self, key: str | None, state: QAState, ledger: CallLedger) -> bool:
         """Store the final state of a graph run whose every call is in the response cache; returns
-        whether it was stored (not: a call outside it, a state that does not survive JSON)."""
+        whether it was stored (not: a call outside it, a state that does not survive JSON: JSON keeps
+        ints, floats and booleans apart, so equality after the round trip means the same JSON)."""
         if key is None or ledger.not_stored or ledger.in_cache != len(state.get("calls", [])):
             return False
-        kept = as_cached({name: value for name, value in state.items() if name != "question"})
+        kept = {name: value for name, value in state.items() if name != "question"}
+        kept.update({name: as_cached(kept[name]) for name in CALL_FIELDS if name in kept})
         try:
             text = StoredState(**kept).model_dump_json(exclude_unset=True)
-            same = StoredState.model_validate_json(text).state() == kept and canonical(
-                StoredState.model_validate_json(text).state()) == canonical(kept)
+            same = StoredState.model_validate_json(text).state() == kept
         except (TypeError, ValueError):
             return False
         if not same or redact_values(text) != text:
