@@ -7,9 +7,10 @@ in it (factprobe.agents.models.cache.counting_calls), the run's final state is s
 responses, and a later run with the same key takes it instead of running the graph. Grading and
 post steps still run on every row.
 
-The key holds everything the output depends on: factprobe's version and the digest of the source
-that builds prompts and graphs (agents, retrieval, media attachment), the strategy and where it was
-defined, the model's identity (as the response cache names it), every run option except those
+The key holds everything the output depends on: factprobe's version, its prompts' version and the
+digest of the source that builds prompts and graphs (agents, retrieval, media attachment; a
+plugin's file and the strategy's own file), the strategy and where it was defined, the model's
+spec and identity (as the response cache names it), every run option except those
 that only grade, select or schedule (STRATEGY_BLIND), the strategy options as the graph sees them
 (answer prompt text included), the retrieval corpus for a strategy that retrieves, the repeat, the
 question's whole record and its attachment (media by content digest). Only reusable strategies
@@ -23,6 +24,7 @@ import importlib.metadata
 import inspect
 import json
 from dataclasses import fields
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from pydantic import BaseModel, ConfigDict
 
 from factprobe.agents.models.base import ChatModel
 from factprobe.agents.models.cache import CachedModel, CallLedger
+from factprobe.agents.prompts import PROMPTS_VERSION
 from factprobe.agents.registry import StrategySpec, get_strategy
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
@@ -42,10 +45,8 @@ from factprobe.eval.store.json_store import JsonStore, file_sha256, hash_key
 CACHE_VERSION = 1
 TABLE = "strategy_results"
 # Run options no strategy graph reads: grading, which questions are asked, and where rows go (the
-# resume-exempt ones are left out too), and the model's spec, whose identity is in the key instead.
-# Any other option, one added later included, is in the key.
+# resume-exempt ones are left out too). Any other option, one added later included, is in the key.
 STRATEGY_BLIND = frozenset({
-    "model",
     "dataset", "strategies", "judge", "grader", "judge_prompt", "judge_media", "judge_prompt_file",
     "judge_labels", "hedging", "baseline", "limit", "repeats", "hop_probes", "choice_grading", "shard",
     "only_ids", "exclude_ids", "where"})
@@ -70,13 +71,18 @@ class StoredState(BaseModel):
         return {**typed, **(self.model_extra or {})}
 
 
+@lru_cache(maxsize=1)
+def own_source_files() -> tuple[Path, ...]:
+    """factprobe's files that build prompts, graphs and model messages."""
+    return tuple(sorted({path for folder in SOURCE_FOLDERS for path in (PACKAGE_ROOT / folder).rglob("*.py")}
+                        | {PACKAGE_ROOT / name for name in SOURCE_FILES}))
+
+
 def source_digest(extra_files: list[Path]) -> str:
-    """sha256 over the source files that build prompts, graphs and model messages, and `extra_files`
-    (a strategy defined elsewhere), each by its path relative to the package and its content."""
-    files = sorted({path for folder in SOURCE_FOLDERS for path in (PACKAGE_ROOT / folder).rglob("*.py")}
-                   | {PACKAGE_ROOT / name for name in SOURCE_FILES})
+    """sha256 over factprobe's source files that build prompts, graphs and model messages, and
+    `extra_files` (a strategy or plugin defined elsewhere), each by its path and its content."""
     digest = hashlib.sha256()
-    for path in [*files, *extra_files]:
+    for path in [*own_source_files(), *extra_files]:
         if path.is_file():
             digest.update(str(path.relative_to(PACKAGE_ROOT) if path.is_relative_to(PACKAGE_ROOT) else path).encode())
             digest.update(file_sha256(path).encode())
@@ -143,12 +149,14 @@ class StrategyResults:
         entity = await self.entity_model.identity() if isinstance(self.entity_model, CachedModel) else None
         options = {key: value for key, value in self.config.identity().items() if key not in STRATEGY_BLIND}
         version = package_version()
+        plugins = [Path(plugin) for plugin in self.config.plugins if plugin.endswith(".py")]
         for name in self.config.strategies:
             spec = get_strategy(name)
             if not spec.reusable:
                 self._parts[name] = None
                 continue
-            shared = {"v": CACHE_VERSION, "factprobe": version, "source": source_digest(builder_file(spec)),
+            shared = {"v": CACHE_VERSION, "factprobe": version, "prompts": PROMPTS_VERSION,
+                      "source": source_digest([*builder_file(spec), *plugins]),
                       "strategy": name, "origin": spec.origin, "model": identity, "entity_model": entity,
                       "options": options, "strategy_options": self.config.strategy_options(),
                       "retrieval": self._retrieval(spec)}
