@@ -34,6 +34,7 @@ _SECRET_PARAMETER = re.compile(r"^(?:api[_-]?key|key|token|access[_-]?token|secr
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://[^\s,'\"<>]+")
 _given: set[str] = set()
 _compiled: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+_environment_seen: tuple[dict | None, frozenset[str]] = (None, frozenset())
 
 
 def remember(value: str | None) -> None:
@@ -75,12 +76,24 @@ def _credential_name(name: str) -> bool:
     return _SECRET_VARIABLE.search(name) is not None
 
 
+def _environment_secrets() -> frozenset[str]:
+    """The values of credential-named environment variables, read again only when the environment
+    changed: os.environ's underlying mapping is compared with a copy kept from the last reading (one
+    dict comparison in C, where reading means decoding every variable; this runs for every row)."""
+    global _environment_seen
+    data = getattr(os.environ, "_data", None)   # CPython's mapping; elsewhere read every time
+    if data is not None and _environment_seen[0] == data:
+        return _environment_seen[1]
+    environ = os.environ
+    found = frozenset(value for name in environ if _credential_name(name)
+                      if len(value := environ[name]) >= MIN_SECRET_CHARS)
+    _environment_seen = (dict(data) if data is not None else None, found)
+    return found
+
+
 def secret_values() -> frozenset[str]:
     """Every secret known now: remembered ones and credential-named environment variables."""
-    environ = os.environ
-    from_env = {value for name in environ if _credential_name(name)
-                if len(value := environ[name]) >= MIN_SECRET_CHARS}
-    return frozenset(from_env | _given)
+    return _environment_secrets() | _given
 
 
 def _pattern() -> re.Pattern[str] | None:
