@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from factprobe.agents.models.base import ChatModel, Completion, GenerationParams, Message, model_identity, warm_up
@@ -37,6 +37,7 @@ class CallLedger:
 
     in_cache: int = 0
     not_stored: int = 0
+    requests: list[str] = field(default_factory=list)   # the cache keys of the `in_cache` calls
 
 
 _LEDGER: ContextVar[CallLedger | None] = ContextVar("factprobe_call_ledger", default=None)
@@ -91,6 +92,10 @@ class ResponseCache:
         except (TypeError, ValueError):
             return None
 
+    def present(self, keys: list[str]) -> set[str]:
+        """Which of the request keys `keys` have a stored completion."""
+        return self._store.present(keys)
+
     def put(self, key: str, completion: Completion) -> None:
         self._store.put(key, {
             "text": completion.text, "model": completion.model,
@@ -137,6 +142,7 @@ class CachedModel:
         if hit is not None and reply_problem(hit, params) is None:
             if ledger is not None:
                 ledger.in_cache += 1
+                ledger.requests.append(key)
             return hit
         stored = False
         try:
@@ -149,6 +155,8 @@ class CachedModel:
             if ledger is not None:
                 ledger.in_cache += stored
                 ledger.not_stored += not stored
+                if stored:
+                    ledger.requests.append(key)
         return completion
 
     def describe(self) -> dict:

@@ -71,17 +71,26 @@ class StoredState(BaseModel):
 TYPED = {name: TypeAdapter(field.annotation) for name, field in StoredState.model_fields.items()}
 
 
-def load_state(text: str) -> dict[str, Any]:
-    """A stored state back as the graph left it (orjson parses, pydantic types the typed fields: half
-    the time of StoredState.model_validate_json, on every row of a cached re-run); ValueError when
-    it is not one."""
-    state = orjson.loads(text)
-    if not isinstance(state, dict):
-        raise ValueError("a stored state is a JSON object")
+def load_entry(text: str) -> tuple[list[str], dict[str, Any]]:
+    """A stored entry back: the request keys of its calls and the state as the graph left it (orjson
+    parses, pydantic types the typed fields: half the time of StoredState.model_validate_json, on
+    every row of a cached re-run); ValueError when it is not one."""
+    entry = orjson.loads(text)
+    if not isinstance(entry, dict) or not isinstance(entry.get("state"), dict):
+        raise ValueError("a stored entry is a JSON object with a `state` object")
+    requests, state = entry.get("requests"), entry["state"]
+    if not isinstance(requests, list) or not all(isinstance(key, str) for key in requests):
+        raise ValueError("a stored entry lists its requests")
     for name, adapter in TYPED.items():
         if name in state:
             state[name] = adapter.validate_python(state[name])
-    return state
+    return requests, state
+
+
+def dump_entry(requests: list[str], state: dict[str, Any]) -> str:
+    """The JSON text `load_entry` reads back."""
+    state_text = StoredState(**state).model_dump_json(exclude_unset=True)
+    return f'{{"requests":{orjson.dumps(requests).decode()},"state":{state_text}}}'
 
 
 @lru_cache(maxsize=1)
@@ -144,6 +153,8 @@ class StrategyResults:
         self.entity_model = entity_model
         self.hits = 0
         self.stored = 0
+        caches = [m.cache for m in (model, entity_model) if isinstance(m, CachedModel)]
+        self._responses = list({str(cache.path): cache for cache in caches}.values())
         self._parts: dict[str, str | None] = {}
 
     @classmethod
@@ -205,8 +216,10 @@ class StrategyResults:
         if text is None:
             return None
         try:
-            state = load_state(text)
+            requests, state = load_entry(text)
         except ValueError:
+            return None
+        if not self._responses_hold(requests):   # a response gone: a graph run would ask again
             return None
         self.hits += 1
         return state  # type: ignore[return-value]
@@ -220,8 +233,8 @@ class StrategyResults:
         kept = {name: value for name, value in state.items() if name != "question"}
         kept.update({name: as_cached(kept[name]) for name in CALL_FIELDS if name in kept})
         try:
-            text = StoredState(**kept).model_dump_json(exclude_unset=True)
-            same = load_state(text) == kept
+            text = dump_entry(ledger.requests, kept)
+            same = load_entry(text) == (ledger.requests, kept)
         except (TypeError, ValueError):
             return False
         if not same or redact_values(text) != text:
@@ -229,6 +242,15 @@ class StrategyResults:
         self.store.put_text(key, text)
         self.stored += 1
         return True
+
+    def _responses_hold(self, requests: list[str]) -> bool:
+        """Whether the run's response caches still hold every one of `requests`."""
+        wanted = set(requests)
+        for cache in self._responses:
+            wanted -= cache.present(list(wanted))
+            if not wanted:
+                break
+        return not wanted
 
     def describe(self) -> dict[str, Any]:
         """The manifest's `strategy_cache`."""

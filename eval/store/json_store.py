@@ -63,6 +63,15 @@ class JsonStore:
             row = self._db.execute(f"SELECT value FROM {self.table} WHERE key = ?", (key,)).fetchone()
         return None if row is None or not isinstance(row[0], str) else row[0]
 
+    def present(self, keys: list[str]) -> set[str]:
+        """Which of `keys` have an entry (one query, whatever their number up to sqlite's 32,766 parameters)."""
+        if not keys:
+            return set()
+        marks = ",".join("?" * len(keys))
+        with self._lock:
+            rows = self._db.execute(f"SELECT key FROM {self.table} WHERE key IN ({marks})", keys).fetchall()
+        return {row[0] for row in rows}
+
     def get(self, key: str) -> dict | None:
         """The stored value; None when absent or not a JSON object (a damaged entry is a miss)."""
         text = self.get_text(key)

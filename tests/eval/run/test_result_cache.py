@@ -170,3 +170,15 @@ def test_stored_output_reads_as_served_from_the_cache_and_the_source_is_in_the_k
     before = source_digest([plugin])
     plugin.write_text("PROMPT = 'b'\n", encoding="utf-8")
     assert source_digest([plugin]) != before
+
+
+def test_a_response_gone_from_the_cache_runs_the_graph_again(setup: tuple[Path, GraphRuns], tmp_path: Path) -> None:
+    dataset, graphs = setup
+    with ChatServer(reply) as server:
+        run(server.url, dataset, tmp_path / "first", strategies="vanilla")
+        with sqlite3.connect(tmp_path / "cache" / "responses.sqlite") as db:
+            [key] = db.execute("SELECT key FROM completions WHERE value LIKE '%Cape3%' LIMIT 1").fetchone()
+            db.execute("DELETE FROM completions WHERE key = ?", (key,))
+        asked = len(server.requests)
+        assert graphs.during(lambda: run(server.url, dataset, tmp_path / "second", strategies="vanilla")) == 1
+        assert len(server.requests) == asked + 1
