@@ -50,7 +50,7 @@ class ErrorReport:
 
 def error_report(rows: Iterable[Result | SlimRow]) -> ErrorReport:
     """Counts over the latest row of every key (a row superseded by a resumed retry is not counted)."""
-    latest: dict[tuple[str, str, int], Result] = {}
+    latest: dict[tuple[str, str, int], Result | SlimRow] = {}
     for row in rows:
         latest[row.key] = row
     failed = [row for row in latest.values() if row.grade is Grade.ERROR]

@@ -68,7 +68,8 @@ class StoredState(BaseModel):
     hops: list[HopResult] | None = None
 
 
-TYPED = {name: TypeAdapter(field.annotation) for name, field in StoredState.model_fields.items()}
+TYPED: dict[str, TypeAdapter[Any]] = {"calls": TypeAdapter(list[CallRecord]),
+                                      "hops": TypeAdapter(list[HopResult] | None)}   # StoredState's fields
 
 
 def load_entry(text: str) -> tuple[list[str], dict[str, Any]]:
