@@ -57,6 +57,7 @@ SOURCE_FILES = ("eval/media/attach.py", "eval/media/sources.py")
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # the state fields that record model calls and retrievals, with their `cached` flags
 CALL_FIELDS = ("calls", "trace")
+WRITE_BATCH = 64   # entries per sqlite transaction
 
 
 class StoredState(BaseModel):
@@ -135,7 +136,8 @@ def as_cached(value: Any) -> Any:
     if isinstance(value, CallRecord):
         return value.model_copy(update={"cached": True})
     if isinstance(value, dict):
-        return {key: (True if key == "cached" and isinstance(item, bool) else as_cached(item))
+        return {key: (True if key == "cached" and isinstance(item, bool) else
+                      item if key == "messages" else as_cached(item))   # what was sent: no flags
                 for key, item in value.items()}
     if isinstance(value, list):
         return [as_cached(item) for item in value]
@@ -154,6 +156,7 @@ class StrategyResults:
         self.entity_model = entity_model
         self.hits = 0
         self.stored = 0
+        self._pending: list[tuple[str, str]] = []
         caches = [m.cache for m in (model, entity_model) if isinstance(m, CachedModel)]
         self._responses = list({str(cache.path): cache for cache in caches}.values())
         self._parts: dict[str, str | None] = {}
@@ -240,9 +243,18 @@ class StrategyResults:
             return False
         if not same or redact_values(text) != text:
             return False
-        self.store.put_text(key, text)
+        self._pending.append((key, text))
         self.stored += 1
+        if len(self._pending) >= WRITE_BATCH:
+            self.flush()
         return True
+
+    def flush(self) -> None:
+        """Write the entries `put` holds (in batches of WRITE_BATCH; a crash loses at most those, which
+        a later run stores again after running their graphs)."""
+        if self._pending:
+            self.store.put_many(self._pending)
+            self._pending = []
 
     def _responses_hold(self, requests: list[str]) -> bool:
         """Whether the run's response caches still hold every one of `requests`."""

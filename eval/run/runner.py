@@ -195,6 +195,10 @@ class Runner:
 
             # `--concurrency` workers, not a task per job: a large run starts at once and holds
             # only the jobs in flight
-            await asyncio.gather(*(worker() for _ in range(min(pending, max(1, self.config.concurrency)))))
+            try:
+                await asyncio.gather(*(worker() for _ in range(min(pending, max(1, self.config.concurrency)))))
+            finally:
+                if self.results is not None:
+                    self.results.flush()
         return pending
 

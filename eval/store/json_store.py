@@ -88,7 +88,12 @@ class JsonStore:
 
     def put_text(self, key: str, text: str) -> None:
         """Store JSON text under `key`, with every known secret value redacted."""
-        text = redact_values(text)
+        self.put_many([(key, text)])
+
+    def put_many(self, entries: list[tuple[str, str]]) -> None:
+        """Store several (key, JSON text) entries in one transaction (a commit costs more than an
+        entry), with every known secret value redacted."""
+        rows = [(key, redact_values(text)) for key, text in entries]
         with self._lock:
-            self._db.execute(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", (key, text))
+            self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", rows)
             self._db.commit()
