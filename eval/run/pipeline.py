@@ -287,6 +287,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = [row for row in ungraded if runner.grader.regrades(row)]
+    # the graphs the strategy-result cache cannot stand in for are compiled here, before the manifest
+    asyncio.run(runner.prepare(questions, done | {row.key for row in ungraded}))
     if not resume:
         manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
         manifest["multiple_choice"] = choices_entry(config, questions, judge)

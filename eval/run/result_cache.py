@@ -23,6 +23,7 @@ import hashlib
 import importlib.metadata
 import inspect
 import json
+from collections.abc import Iterable
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -40,7 +41,7 @@ from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import CallRecord, HopResult, Question
 from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.datasets.registry import Dataset
-from factprobe.eval.media.attach import Attachment
+from factprobe.eval.media.attach import Attachment, RunMedia
 from factprobe.eval.store.json_store import JsonStore, file_sha256, hash_key
 
 CACHE_VERSION = 1
@@ -58,6 +59,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 # the state fields that record model calls and retrievals, with their `cached` flags
 CALL_FIELDS = ("calls", "trace")
 WRITE_BATCH = 64   # entries per sqlite transaction
+LOOKUP_BATCH = 500   # keys per lookup of which entries exist
 
 
 class StoredState(BaseModel):
@@ -173,6 +175,8 @@ class StrategyResults:
 
     async def prepare(self) -> None:
         """Resolve what every key shares, once per strategy (the model's identity is asked here)."""
+        if self._parts:
+            return
         identity = await self.model.identity()
         entity = await self.entity_model.identity() if isinstance(self.entity_model, CachedModel) else None
         options = {key: value for key, value in self.config.identity().items() if key not in STRATEGY_BLIND}
@@ -211,6 +215,35 @@ class StrategyResults:
         item = question.model_dump_json()
         media = json.dumps([getattr(attachment, part.name) for part in fields(attachment)])
         return hashlib.sha256(f"{shared}\x00{repeat}\x00{item}\x00{media}".encode()).hexdigest()
+
+    def unanswered(self, jobs: Iterable[Any], media: RunMedia) -> set[str]:
+        """The strategies among `jobs` (each with `question`, `strategy`, `repeat`) that are not
+        reusable or have a job this cache holds no entry for. Each strategy's first job is looked up
+        alone (an empty cache answers at once), the rest LOOKUP_BATCH keys at a time."""
+        needed = {name for name, part in self._parts.items() if part is None}
+        everything = set(self._parts)
+        first_seen: set[str] = set()
+        batch: dict[str, str] = {}
+        for job in jobs:
+            if job.strategy in needed:
+                if needed >= everything:
+                    break
+                continue
+            key = self.key(job.question, job.strategy, job.repeat, media.attachment(job.question, job.strategy))
+            if key is None or job.strategy not in first_seen:
+                first_seen.add(job.strategy)
+                needed |= {job.strategy} if key is None else self._missing({key: job.strategy})
+                continue
+            batch[key] = job.strategy
+            if len(batch) >= LOOKUP_BATCH:
+                needed |= self._missing(batch)
+                batch = {}
+        return needed | self._missing(batch)
+
+    def _missing(self, batch: dict[str, str]) -> set[str]:
+        """The strategies of the keys in `batch` (key → strategy) that have no entry."""
+        found = self.store.present(list(batch))
+        return {strategy for key, strategy in batch.items() if key not in found}
 
     def get(self, key: str | None) -> QAState | None:
         """The stored state for `key` (its question not included); None when absent or damaged."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -88,8 +88,28 @@ class Runner:
             max_tokens=config.max_tokens, options=config.strategy_options(),
             resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge,
                        "entity_model": entity_model})
-        self.graphs = {name: get_strategy(name).build(self.context) for name in config.strategies}
         self.results = StrategyResults.for_run(config, model, dataset, entity_model)
+        self.graphs: dict[str, Any] = {}
+        self._prepared = False
+        if self.results is None:
+            self.build_graphs(config.strategies)
+
+    def build_graphs(self, names: Iterable[str]) -> None:
+        """Compile the graphs of the strategies `names` not compiled yet."""
+        for name in names:
+            if name not in self.graphs:
+                self.graphs[name] = get_strategy(name).build(self.context)
+
+    async def prepare(self, questions: list[Question], done: set[tuple[str, str, int]]) -> None:
+        """Before the first answer: the strategy-result cache's shared key parts, and the graphs of
+        the strategies with a job that cache cannot answer; a strategy it answers wholly is never
+        compiled (a fully cached run does not even import LangGraph). Idempotent."""
+        if self._prepared:
+            return
+        self._prepared = True
+        if self.results is not None:
+            await self.results.prepare()
+            self.build_graphs(self.results.unanswered(self.jobs(questions, done), self.media))
 
     async def answer(self, job: Job) -> Result:
         """One job's row; every model call of the job carries its input setting (media, caption or
@@ -111,6 +131,7 @@ class Runner:
         else:
             state = {}
             try:
+                self.build_graphs([job.strategy])   # a stored entry whose responses are gone
                 with counting_calls() as ledger:
                     await stream_graph(self.graphs[job.strategy],
                                        {"question": job.question, "repeat": job.repeat}, state)
@@ -176,8 +197,7 @@ class Runner:
         pending = sum(1 for _ in self.jobs(questions, done))
         if not pending:
             return 0
-        if self.results is not None:
-            await self.results.prepare()
+        await self.prepare(questions, done)
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TextColumn("errors: {task.fields[errors]}"), TimeElapsedColumn(), TimeRemainingColumn())
         with Progress(*columns, console=self.console, transient=False) as progress:

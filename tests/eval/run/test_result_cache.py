@@ -182,3 +182,26 @@ def test_a_response_gone_from_the_cache_runs_the_graph_again(setup: tuple[Path, 
         asked = len(server.requests)
         assert graphs.during(lambda: run(server.url, dataset, tmp_path / "second", strategies="vanilla")) == 1
         assert len(server.requests) == asked + 1
+
+
+def test_a_strategy_the_cache_answers_wholly_is_never_compiled(setup: tuple[Path, GraphRuns], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    dataset, _ = setup
+    compiled: list[str] = []
+    real = runner_module.Runner.build_graphs
+
+    def recording(self: Any, names: Any) -> None:
+        names = list(names)
+        compiled.extend(name for name in names if name not in self.graphs)
+        real(self, names)
+
+    monkeypatch.setattr(runner_module.Runner, "build_graphs", recording)
+    with ChatServer(reply) as server:
+        run(server.url, dataset, tmp_path / "first")
+        assert sorted(compiled) == ["best_of_n", "vanilla"]
+        compiled.clear()
+        run(server.url, dataset, tmp_path / "cached")
+        assert compiled == []
+        write_dataset(dataset, changed=4)
+        run(server.url, dataset, tmp_path / "changed")
+        assert sorted(compiled) == ["best_of_n", "vanilla"]
