@@ -83,6 +83,17 @@ def test_environment_keys_are_redacted_by_value_and_by_shape(monkeypatch: pytest
     assert redact("Bearer abcdefgh123 and sk-ant-api03-abcdefghij") == f"Bearer {REDACTED} and {REDACTED}"
 
 
+def test_a_credential_variable_set_changed_or_removed_after_a_redaction_is_followed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The environment's credentials are read again whenever the environment changed since the last read."""
+    monkeypatch.setenv("LATER_SERVICE_TOKEN", "first-opaque-value")
+    assert redact_values("x first-opaque-value") == f"x {REDACTED}"
+    monkeypatch.setenv("LATER_SERVICE_TOKEN", "second-opaque-value")
+    assert redact_values("x first-opaque-value second-opaque-value") == f"x first-opaque-value {REDACTED}"
+    monkeypatch.delenv("LATER_SERVICE_TOKEN")
+    assert redact_values("x second-opaque-value") == "x second-opaque-value"
+
+
 def test_output_split_over_writes_is_still_redacted(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "splitkey-123456")
     sink = io.StringIO()
