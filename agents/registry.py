@@ -42,10 +42,11 @@ class StrategySpec:
     # answers read from a file, not asked of a model: its costs are not measured (null in the
     # summary, not zero), and no model is loaded when every strategy of a run is recorded
     recorded: bool = False
-    # its graph's output depends only on the question, the repeat, the run's options and the replies
-    # to the calls it makes through the context's model, so a re-run whose every call is in the
-    # response cache may reuse the recorded output instead of running the graph (factprobe.eval.run.
-    # result_cache); a strategy that calls anything else (another client, a clock, chance) leaves it off
+    # its graph's output depends only on the question, the repeat, the run's options (not those that
+    # only grade or pick questions: result_cache.STRATEGY_BLIND) and the replies to the calls it makes
+    # through the context's model, so a re-run whose every call is in the response cache may reuse
+    # the recorded output instead of running the graph (factprobe.eval.run.result_cache); a strategy
+    # that calls anything else (another client, a clock, chance) leaves it off
     reusable: bool = False
 
     @property
