@@ -23,6 +23,12 @@ _REFUSAL = re.compile(
     r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
     r"|(?:not|isn't|is\s+not)\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
     r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
+    # a knowing verb negated with the speaker left implicit ("Don't know", "Can't tell you", "Dunno"), or
+    # a predicate of not knowing about the speaker ("unknown to me", "no recollection of it")
+    r"|^\s*(?:(?:honestly|really|sadly),?\s+)?(?:do\s*n[o']?t|don'?t|can'?t|cannot|could\s*n[o']?t|couldn'?t)\s+"
+    r"(?:\w+ly\s+)?(?:know|say|tell|recall|remember|be\s+sure)|^\s*dunno"
+    r"|(?:unknown|not\s+known|unclear|uncertain|unfamiliar|a\s+mystery)\s+to\s+me"
+    r"|(?:have|has|with)\s+no\s+(?:knowledge|memory|recollection)\s+of"
     r"|i\s*(?:forget|forgot|have\s+forgotten|'ve\s+forgotten)\b"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
     r"|(?:impossible|not\s+possible|no\s+way|hard|difficult)\s+to\s+(?:know|say|tell|determine)"
@@ -56,7 +62,7 @@ _REFUSAL = re.compile(
     # "Could you tell me which 'Parasite' you mean?"
     r"|which\s+(?:[\w'\"’‘“”-]+\s+){0,4}?(?:do\s+)?you\s+(?:mean|have\s+in\s+mind|are\s+(?:asking|thinking)\s+about))\b"
     r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
-    r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
+    r"|^\s*(?:unknown|n/?a|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
     r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
     re.IGNORECASE,
 )

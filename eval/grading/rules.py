@@ -28,7 +28,7 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
+from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -133,6 +133,18 @@ class RuleGrader:
                                                   f"(policy: {self.candidates.value})")
         return self._outcome(Grade.UNGRADED, "several candidates the rules cannot all compare")
 
+    def _zero(self, golds: list[str]) -> GradeOutcome:
+        """`zero` kind: "none", "nobody" commit to zero: a question with no answer has its premise denied,
+        a gold of zero matches, a non-zero count conflicts; anything else (a person) is the judge's."""
+        if not golds:
+            return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
+        counts = [q for gold in golds if gold_date(gold) is None and (q := gold_quantity(figures_text(gold)))]
+        if any(ZERO.fullmatch(gold) for gold in golds) or any(q.value == 0 for q in counts):
+            return self._outcome(Grade.CORRECT, "zero: the gold is zero")
+        if counts:
+            return self._outcome(Grade.INCORRECT, f"zero: zero against a count of {counts[0].value}")
+        return self._outcome(Grade.UNGRADED, "zero: a zero answer where the gold is not a count")
+
     def _outcome(self, grade: Grade, note: str) -> GradeOutcome:
         return GradeOutcome(grade, self.name, f"undecided: {note}" if grade is Grade.UNGRADED else note)
 
@@ -159,6 +171,8 @@ class RuleGrader:
                 Grade.UNGRADED, "several candidates for a question that has no answer")
         if not isinstance(reading, Claim):
             return self._outcome(Grade.UNGRADED, reading.reason)
+        if ZERO.fullmatch(reading.text):
+            return self._zero(golds)
         if not golds:
             answer_head = head(reading.text, question.question)[0]
             if names_something(answer_head, content(answer_head, set())):
