@@ -71,6 +71,7 @@ _RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same firs
 _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
+_PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
@@ -294,6 +295,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
         return Finding(Found.UNSURE, "initials", "a code or abbreviation the rules cannot expand")
+    if _PLURAL.fullmatch(answer) and not _PLURAL.fullmatch("the " + gold):  # a side's or people's nickname
+        return Finding(Found.UNSURE, "text", f"a plural 'the' phrase may be a nickname ({answer[:60]})")
     if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
