@@ -44,6 +44,7 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
 # A self-correction after something was said: an apology, "I meant", "make that", "scratch that".
 _SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[t]?|make\s+that|scratch\s+that"
                               r"|my\s+(?:mistake|bad)|correction|rather(?!\s+than))\b", re.IGNORECASE)
+_FIGURE_ASIDE = re.compile(r"(?P<figure>[^()]*?\d[^()]*?)\s*\((?P<aside>[^()]+)\)")  # figures inside it are detail
 ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
@@ -61,6 +62,7 @@ class Claim:
 
     text: str
     hedged: bool
+    aside: str = ""  # a parenthesis after a committed figure: detail the caller checks does not conflict
 
 
 @dataclass(frozen=True)
@@ -194,6 +196,9 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
             _without_hedges(text))) > 1:
         return Unreadable("several hedged statements (candidates)")
     claim = _without_hedges(text) if hedged else text.strip(" .!?")
+    if (figure := _FIGURE_ASIDE.fullmatch(spelled_to_digits(claim))) and not _TURN.search(figure["aside"]) \
+            and not _CANDIDATES.search(figure["aside"]):
+        return Claim(figure["figure"], hedged, figure["aside"])  # "88 (52 white, 36 black)": one figure, detail
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
     listed_gold = any("," in gold or " and " in gold for gold in golds)
     if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \

@@ -179,6 +179,11 @@ class RuleGrader:
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
         finding = compare_claim(reading.text, golds, question.question)
+        if reading.aside and finding.kind not in ("number", "date"):  # the aside is detail only after a figure
+            finding = compare_claim(f"{reading.text} ({reading.aside})", golds, question.question)
+        elif finding.found is Found.MATCH and reading.aside and compare_claim(
+                reading.aside, golds, question.question).found is Found.CONFLICT:
+            finding = Finding(Found.UNSURE, finding.kind, "a detail in brackets that may contradict the gold")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             penalize = self.hedging is HedgingPolicy.PENALIZE
