@@ -72,6 +72,11 @@ _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
+# `place`: a place asked for, answered with its region or country after a comma ("Lyon, France"); a namesake
+# elsewhere ("Paris, Texas") is the risk taken, small where the gold itself carries no qualifier.
+_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
+                          r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
+_PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
@@ -285,6 +290,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
     if other and content(other[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
+    if (place := _PLACE_QUALIFIED.match(_LEAD_IN.sub("", claim.strip()))) and "," not in gold \
+            and _PLACE_ASKED.search(question) and content(place[1], implied) == wanted:
+        return Finding(Found.MATCH, "place", "the gold with its region or country after a comma")  # namesake risk
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
