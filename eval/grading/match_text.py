@@ -74,7 +74,7 @@ _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—�
 _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
 # `place`: a place asked for, answered with its region or country after a comma ("Lyon, France"); a namesake
 # elsewhere ("Paris, Texas") is the risk taken, small where the gold itself carries no qualifier.
-_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
+_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",

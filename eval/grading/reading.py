@@ -28,6 +28,8 @@ _HEDGE = re.compile(
     r"|\b(?:i'?m\s+|i\s+am\s+)?(?:not\s+)?(?:around\s+|about\s+|roughly\s+)?\d+\s*%\s*(?:sure|certain|confident)\b"
     r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b|\bif\s+memory\s+serves(?:\s+me)?(?:\s+right)?\b"
     r"|\byou\s+(?:may|might)\s+want\s+to\s+double-?check(?:\s+(?:it|this|that))?"
+    r"|\b(?:though|but|although)\s+(?:i'?d|i\s+would|you\s+(?:may|might|should|could))\s+(?:want\s+to\s+)?"
+    r"(?:double-?check|verify|check)(?:\s+(?:it|this|that))?"
     r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
     r"(?:\s+(?:correctly|rightly|right))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
     r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say|might"
