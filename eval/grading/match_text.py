@@ -272,13 +272,14 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     answer, detail = head(claim, question)
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
+    capitals = re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) and [answer.strip(" .").lower()]  # "WHO" is letters
+    if ((spelt := capitals or spelt) and len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
+            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
+        return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     if not said:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
-            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
-        return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
