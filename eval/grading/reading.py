@@ -203,7 +203,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Claim(figure["figure"], hedged, figure["aside"])  # "88 (52 white, 36 black)": one figure, detail
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
     listed_gold = any("," in gold or " and " in gold for gold in golds)
-    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \
+    compound = all(re.fullmatch(r"\s*\d+(?:\.\d+)?\s+[a-z]+\s*", spelled_to_digits(piece)) for piece in pieces)
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold and not compound \
             and not ADDED.match(pieces[1]) and not re.fullmatch(r"\s*\d+\s*", spelled_to_digits(pieces[0])):
         return Unreadable("a list of several items")
     if ZERO.fullmatch(claim):
