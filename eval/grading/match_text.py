@@ -198,7 +198,11 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _GENERATIONS = frozenset("jr sr junior senior elder younger".split())
-_PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
+# A question asking for a person: "who", a name asked for, or "which <role>" (a noun of a doer: "-ist", "-er").
+_PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b|\bwhich\s+(?:[\w-]+\s+)??"
+                     r"(?!(?:river|number|letter|water|center|centre|order|chapter|quarter|member|winter|summer"
+                     r"|tower|border|theater|theatre|computer|color|colour|error|sector|floor|door)\b)"
+                     r"\w+(?:ist|ian|[^e\W]er|or|ess|author|poet|rider|monarch|king|queen|emperor|pope)\b", re.IGNORECASE)
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
 
 
@@ -289,7 +293,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
-    bare = not detail.strip() and bool(re.fullmatch(r"[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+", answer))
+    bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
+        and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     if person and (how := _name(said, wanted, bare)):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
