@@ -172,8 +172,8 @@ def _symbol(words: list[str]) -> bool:
 
 
 # Words that name a kind of thing, not which one: "Mount A" shares nothing with "Mount B".
-_PLACE_KINDS = frozenset("mount mountain lake river sea ocean island bay gulf peak desert valley".split())
-_KINDS = _PLACE_KINDS | frozenset("deep fall cape university college animation studio company corporation".split())
+_KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley "
+                   "university college animation studio company corporation".split())
 
 
 def related(claim: list[str], gold: list[str]) -> bool:
@@ -198,8 +198,9 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _GENERATIONS = frozenset("jr sr junior senior elder younger".split())
-# A question asking for a person: "who", a name asked for, or "which <role>" (a noun of a doer: "-ist", "-er").
-_PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b|\bwhich\s+(?:[\w-]+\s+)??"
+_PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
+# "which <role>" (a doer's noun: "-ist", "-er") asks for a person too, but a surname alone may be a relative's there.
+_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??"
                      r"(?!(?:river|number|letter|water|center|centre|order|chapter|quarter|member|winter|summer"
                      r"|tower|border|theater|theatre|computer|color|colour|error|sector|floor|door)\b)"
                      r"\w+(?:ist|ian|[^e\W]er|or|ess|author|poet|rider|monarch|king|queen|emperor|pope)\b", re.IGNORECASE)
@@ -220,7 +221,7 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
+def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> str | None:
     """How the claim names the gold person, if it does: the surname alone, or the same first given name
     and surname with middle names or leading initials dropped, each given name written out, shortened
     or as an initial. A title and a surname's particles ("van") are optional. An added given name
@@ -233,14 +234,14 @@ def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     if bare and len(gold) >= 2 and len(claim) == len(gold) + 1 and claim[:-1] == gold and claim[-1].isalpha() \
             and claim[-1] not in _NUMERALS and claim[-1] not in _GENERATIONS:
         return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
-    if len(claim) > 1 and claim == gold[-len(claim):]:
+    if len(claim) > 1 and claim == gold[-len(claim):] and alone:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
             min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
     given, wanted = claim[:-1], gold[:-1]
     if not given:
-        return "the surname alone"
+        return "the surname alone" if alone else None
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
         wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
     if bare and len(given) > len(wanted) and _same_given(given[0], wanted[0]) and _within(wanted, given) and all(
@@ -288,14 +289,13 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if said == [w for w in wanted if w not in _PLACE_KINDS] != wanted:
-        return Finding(Found.MATCH, "text", "the gold's name without its kind of place (\"Mount\")")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
+    role = not person and bool(_ROLE.search(question))
     if apart := _word_apart(said, wanted, person):
         return apart
     bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
-    if person and (how := _name(said, wanted, bare)):
+    if (person or role) and (how := _name(said, wanted, bare, alone=person)):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

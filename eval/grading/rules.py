@@ -106,6 +106,15 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     return True
 
 
+def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
+    """A parenthesis after a committed figure is detail ("88 (52 white, 36 black)") unless, read alone, it
+    finds otherwise than the figure: a conflict, a match beside a rough figure, or one other figure."""
+    alone = compare_claim(aside, golds, question).found
+    lone = finding.kind == "number" and len(find_quantities(figures_text(aside))) == 1
+    return alone is finding.found or (alone is Found.UNSURE and not lone) or (
+        alone is Found.VAGUE and finding.found is Found.MATCH)
+
+
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -181,9 +190,8 @@ class RuleGrader:
         finding = compare_claim(reading.text, golds, question.question)
         if reading.aside and finding.kind not in ("number", "date"):  # the aside is detail only after a figure
             finding = compare_claim(f"{reading.text} ({reading.aside})", golds, question.question)
-        elif finding.found is Found.MATCH and reading.aside and compare_claim(
-                reading.aside, golds, question.question).found is Found.CONFLICT:
-            finding = Finding(Found.UNSURE, finding.kind, "a detail in brackets that may contradict the gold")
+        elif reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
+            finding = Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             penalize = self.hedging is HedgingPolicy.PENALIZE
