@@ -10,8 +10,9 @@ REFUSAL_PHRASE = "Sorry, I can't help with it"
 _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to"
         r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not|won'?t|will\s+not"
         r"|would\s*n[o']?t|wouldn'?t)")
+# A negated knowing verb, its speaker "I" or left implicit ("Don't know"), a refusal's other wordings, …
 _REFUSAL = re.compile(
-    r"\b(i\s*(?:\w+ly\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
+    r"\b((?:i\s*|^)(?:\w+ly,?\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
     r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain|more\s+specific|more\s+precise)|provide|recall|remember|find|verify|place"
     r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year|count|total|value|amount)"
     r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
@@ -22,13 +23,8 @@ _REFUSAL = re.compile(
     r"|(?:is|are|remains?)\s+(?:unknown|not\s+known|unclear|uncertain|debated|disputed|contested)"
     r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
     r"|(?:not|isn't|is\s+not)\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
-    r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
-    # a knowing verb negated with the speaker left implicit ("Don't know", "Can't tell you", "Dunno"), or
-    # a predicate of not knowing about the speaker ("unknown to me", "no recollection of it")
-    r"|^\s*(?:(?:honestly|really|sadly),?\s+)?(?:do\s*n[o']?t|don'?t|can'?t|cannot|could\s*n[o']?t|couldn'?t)\s+"
-    r"(?:\w+ly\s+)?(?:know|say|tell|recall|remember|be\s+sure)|^\s*dunno"
-    r"|(?:unknown|not\s+known|unclear|uncertain|unfamiliar|a\s+mystery)\s+to\s+me"
-    r"|(?:have|has|with)\s+no\s+(?:knowledge|memory|recollection)\s+of"
+    r"|i\s+have\s+no\s+(?:idea|information|data|record|knowledge|memory|recollection)|no\s+idea|beyond\s+my\s+knowledge"
+    r"|^\s*dunno|(?:unknown|not\s+known|unclear|uncertain|unfamiliar)\s+to\s+me"  # not knowing, said of the speaker
     r"|i\s*(?:forget|forgot|have\s+forgotten|'ve\s+forgotten)\b"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
     r"|(?:impossible|not\s+possible|no\s+way|hard|difficult)\s+to\s+(?:know|say|tell|determine)"
@@ -63,7 +59,7 @@ _REFUSAL = re.compile(
     r"|which\s+(?:[\w'\"’‘“”-]+\s+){0,4}?(?:do\s+)?you\s+(?:mean|have\s+in\s+mind|are\s+(?:asking|thinking)\s+about))\b"
     r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
     r"|^\s*(?:unknown|n/?a|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
-    r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
+    r"|no comment)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 # "more than 50k", "under 300": a bound ("several hundred thousand" says "more than a hundred thousand").
