@@ -1,4 +1,4 @@
-"""Match kinds for text (`text`, `initials`, `spelling`, `name`) and what a comparison finds.
+"""Match kinds for text (`text`, `initials`, `spelling`, `name`, `place`) and what a comparison finds.
 
 A claim is cut to its head, the phrase that answers (`head`); words are compared after
 normalisation (`words`, `content`). Each kind is documented where it decides: `compare_text`,
@@ -72,8 +72,7 @@ _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
-# `place`: a place asked for, answered with its region or country after a comma ("Lyon, France"); a namesake
-# elsewhere ("Paris, Texas") is the risk taken, small where the gold itself carries no qualifier.
+# `place`: a city asked for, with its region or country after a comma; a namesake elsewhere is the risk taken.
 _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
@@ -197,7 +196,6 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "emperor empress pope general captain count countess pandit mahatma sheikh rabbi imam reverend "
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
-_GENERATIONS = frozenset("jr sr junior senior elder younger".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
 # "which <role>" (a doer's noun: "-ist", "-er") asks for a person too, but a surname alone may be a relative's there.
 _ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ian)|author|poet|painter|writer|composer|sculptor"
@@ -220,17 +218,16 @@ def _within(short: list[str], long: list[str]) -> bool:
 
 
 def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> str | None:
-    """How the claim names the gold person, if it does: the surname alone, or the same first given name
-    and surname with middle names or leading initials dropped, each given name written out, shortened
-    or as an initial. A title and a surname's particles ("van") are optional. An added given name
-    (maybe a relative's) and a generation ("Jr.") are not the gold's."""
+    """How the claim names the gold person, if it does: the names in another order, a further surname, the
+    surname alone (when `alone`), or the first given name and surname with middle names or initials left
+    out, added (`bare`) or written out; a title and a surname's particles are optional, a generation not."""
     if claim[1:]:
         claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
     if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
         return "the gold's names in another order (family name first or last)"
     if bare and len(gold) >= 2 and len(claim) == len(gold) + 1 and claim[:-1] == gold and claim[-1].isalpha() \
-            and claim[-1] not in _NUMERALS and claim[-1] not in _GENERATIONS:
+            and claim[-1] not in _NUMERALS and claim[-1] not in ("jr", "sr", "junior", "senior"):
         return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
     if len(claim) > 1 and claim == gold[-len(claim):] and alone:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
@@ -268,11 +265,10 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
-    """The claim's head against one gold answer in words. `text`: the gold's words (or letters written
-    apart), the gold without its place qualifier, or given as the answer's other name ("X (gold)",
-    "X, later known as gold"); `initials`: an acronym either way. A code in capitals the rules cannot
-    expand, a word against a symbol and any other overlap are the judge's; a short head that names
-    something sharing nothing with the gold (a kind word such as "Mount" is no overlap) conflicts."""
+    """The claim's head against one gold answer in words. `text`: the gold's words, without its place
+    qualifier, or as the answer's other name ("X (gold)"); `initials`: an acronym either way. A code the
+    rules cannot expand, a word against a symbol, a plural "the" phrase (a nickname) and any other overlap
+    are the judge's; a short head naming something that shares nothing with the gold conflicts."""
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))

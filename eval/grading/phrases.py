@@ -70,10 +70,6 @@ APPROXIMATE = re.compile(rf"\b(about|around|approximately|approx|roughly|nearly|
                          rf"|estimated|an\s+estimated|~|{_LOWER}|{_UPPER})\s*$", re.IGNORECASE)
 
 
-def _plain(text: str) -> str:
-    return text.replace("\u2019", "'").replace("\u2018", "'")
-
-
 def is_refusal(answer: str) -> bool:
     """True when the answer declines to answer ("I don't know", the MM-SAP refusal phrase, …)."""
-    return bool(_REFUSAL.search(_plain(answer)))
+    return bool(_REFUSAL.search(answer.replace("\u2019", "'").replace("\u2018", "'")))

@@ -52,8 +52,7 @@ _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
 # A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
 ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
-                    r"|around|\w+ed)\b",
-                    re.IGNORECASE)
+                   r"|around|\w+ed)\b", re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
 
@@ -202,10 +201,9 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
             and not _CANDIDATES.search(figure["aside"]):
         return Claim(figure["figure"], hedged, figure["aside"])  # "88 (52 white, 36 black)": one figure, detail
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
-    listed_gold = any("," in gold or " and " in gold for gold in golds)
-    compound = all(re.fullmatch(r"\s*\d+(?:\.\d+)?\s+[a-z]+\s*", spelled_to_digits(piece)) for piece in pieces)
-    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold and not compound \
-            and not ADDED.match(pieces[1]) and not re.fullmatch(r"\s*\d+\s*", spelled_to_digits(pieces[0])):
+    listed_gold = any("," in gold or " and " in gold for gold in golds)  # a count first ("4, …", "1 hour, …")
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold and not ADDED.match(
+            pieces[1]) and not re.fullmatch(r"\s*\d+(?:\.\d+)?(?:\s+[a-z]+)?\s*", spelled_to_digits(pieces[0])):
         return Unreadable("a list of several items")
     if ZERO.fullmatch(claim):
         return Claim(claim, hedged)  # a committed zero ("none"), not a denial: the caller compares it

@@ -36,9 +36,13 @@ __all__ = ["RuleGrader", "compare_claim"]
 
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
     """The claim against one accepted answer, under the match kind the answer calls for."""
+    if ZERO.fullmatch(claim):  # `zero`: "none", "nobody" commit to zero; compared where the gold is a count
+        count = None if gold_date(gold) else gold_quantity(figures_text(gold))
+        if ZERO.fullmatch(gold) or count and count.value == 0:
+            return Finding(Found.MATCH, "zero", "the gold is zero")
+        return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "a count" if count else "the gold is no count")
     for kind in (compare_pair, compare_date, compare_number):
-        finding = kind(claim, gold, question)
-        if finding is not None:
+        if (finding := kind(claim, gold, question)) is not None:
             return finding
     if words(claim) == words(gold):
         return Finding(Found.MATCH, "text", "the gold's words")
@@ -107,8 +111,7 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
 
 
 def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
-    """A parenthesis after a committed figure is detail ("88 (52 white, 36 black)") unless, read alone, it
-    finds otherwise than the figure: a conflict, a match beside a rough figure, or one other figure."""
+    """A parenthesis after a committed figure is detail unless, read alone, it finds otherwise (one other figure)."""
     alone = compare_claim(aside, golds, question).found
     lone = finding.kind == "number" and len(find_quantities(figures_text(aside))) == 1
     return alone is finding.found or (alone is Found.UNSURE and not lone) or (
@@ -142,18 +145,6 @@ class RuleGrader:
                                                   f"(policy: {self.candidates.value})")
         return self._outcome(Grade.UNGRADED, "several candidates the rules cannot all compare")
 
-    def _zero(self, golds: list[str]) -> GradeOutcome:
-        """`zero` kind: "none", "nobody" commit to zero: a question with no answer has its premise denied,
-        a gold of zero matches, a non-zero count conflicts; anything else (a person) is the judge's."""
-        if not golds:
-            return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
-        counts = [q for gold in golds if gold_date(gold) is None and (q := gold_quantity(figures_text(gold)))]
-        if any(ZERO.fullmatch(gold) for gold in golds) or any(q.value == 0 for q in counts):
-            return self._outcome(Grade.CORRECT, "zero: the gold is zero")
-        if counts:
-            return self._outcome(Grade.INCORRECT, f"zero: zero against a count of {counts[0].value}")
-        return self._outcome(Grade.UNGRADED, "zero: a zero answer where the gold is not a count")
-
     def _outcome(self, grade: Grade, note: str) -> GradeOutcome:
         return GradeOutcome(grade, self.name, f"undecided: {note}" if grade is Grade.UNGRADED else note)
 
@@ -165,7 +156,8 @@ class RuleGrader:
         reading = read_reply(answer, golds)
         if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
-        if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
+        if not golds and answer and (_PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer)
+                                     or isinstance(reading, Claim) and ZERO.fullmatch(reading.text)):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
@@ -180,8 +172,6 @@ class RuleGrader:
                 Grade.UNGRADED, "several candidates for a question that has no answer")
         if not isinstance(reading, Claim):
             return self._outcome(Grade.UNGRADED, reading.reason)
-        if ZERO.fullmatch(reading.text):
-            return self._zero(golds)
         if not golds:
             answer_head = head(reading.text, question.question)[0]
             if names_something(answer_head, content(answer_head, set())):
