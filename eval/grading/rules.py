@@ -40,7 +40,7 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         count = None if gold_date(gold) else gold_quantity(figures_text(gold))
         if ZERO.fullmatch(gold) or count and count.value == 0:
             return Finding(Found.MATCH, "zero", "the gold is zero")
-        return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "not the gold's count" if count else "no count")
+        return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
     for kind in (compare_pair, compare_date, compare_number):
         if (finding := kind(claim, gold, question)) is not None:
             return finding
