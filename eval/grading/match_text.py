@@ -76,6 +76,8 @@ _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  #
 _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
+_SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
+_SIGNS = {"-": "negative", "−": "negative", "+": "positive"}
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
@@ -272,7 +274,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))
-    answer, detail = head(claim, question)
+    answer, detail, gold = (_SIGN.sub(lambda m: f"{m[1]} {_SIGNS[m[2]]}", text)  # "O-" as "O negative"
+                            for text in (*head(claim, question), gold))
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
     spelt = [answer.strip(" .").lower()] if re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) else spelt  # "WHO": letters
@@ -284,12 +287,11 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
-    role = not person and bool(_ROLE.search(question))
     if apart := _word_apart(said, wanted, person):
         return apart
     bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
-    if (person or role) and (how := _name(said, wanted, bare, alone=person)):
+    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare, alone=person)):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

@@ -178,9 +178,7 @@ class RuleGrader:
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
         finding = compare_claim(reading.text, golds, question.question)
-        if reading.aside and finding.kind not in ("number", "date"):  # the aside is detail only after a figure
-            finding = compare_claim(f"{reading.text} ({reading.aside})", golds, question.question)
-        elif reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
+        if reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
             finding = Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:

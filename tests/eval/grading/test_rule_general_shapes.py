@@ -90,6 +90,8 @@ def test_wrong_decision_shapes(question: Question, answer: str, grade: Grade, no
     (SINGER, "Merrow Anna", Grade.CORRECT),                     # family name first
     (WRITER, "Mara Olsen Vik Dahl", Grade.CORRECT),             # a further surname after the gold
     (WRITER, "Mara Olsen Vik Jr.", Grade.UNGRADED),             # a generation: another person
+    (Question(id="g", question="Which tarvo grade marks the top class?", answer="A positive"), "A+",
+     Grade.CORRECT),                                            # a sign for its word
 ])
 def test_short_answer_shapes(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
