@@ -199,9 +199,9 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
-# "which <role>" (a doer's noun: "-ist", "-er") asks for a person too, but a surname alone may be a relative's there.
-_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ian)|author|poet|painter|writer|composer|sculptor"
-                   r"|architect|rider|driver|player|director|actor|actress|singer|explorer|inventor|monarch)\b", re.I)
+# "which <role>" asks for a person too, but a surname alone may be a relative's there.
+_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
+                   r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian)\b", re.I)
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
 
 
