@@ -1,8 +1,7 @@
 """Match kinds for text (`text`, `initials`, `spelling`, `name`, `place`) and what a comparison finds.
 
-A claim is cut to its head, the phrase that answers (`head`); words are compared after
-normalisation (`words`, `content`). Each kind is documented where it decides: `compare_text`,
-`_word_apart` (`spelling`, a name's number), `_name` (`name`) and `_items` (several things asked).
+A claim is cut to its head, the phrase that answers (`head`), compared in normalised words (`words`, `content`); each
+kind is documented where it decides: `compare_text`, `_word_apart` (`spelling`), `_name` (`name`) and `_items`.
 """
 
 from __future__ import annotations
@@ -77,7 +76,6 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
-_SIGNS = {"-": "negative", "−": "negative", "+": "positive"}
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
@@ -274,7 +272,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))
-    answer, detail, gold = (_SIGN.sub(lambda m: f"{m[1]} {_SIGNS[m[2]]}", text)  # "O-" as "O negative"
+    answer, detail, gold = (_SIGN.sub(lambda m: f"{m[1]} {'positive' if m[2] == '+' else 'negative'}", text)
                             for text in (*head(claim, question), gold))
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
@@ -291,7 +289,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return apart
     bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
-    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare, alone=person)):
+    of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
+    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare, alone=person) or (
+            of and "the gold's full name, then where from ('of …')")):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

@@ -90,6 +90,10 @@ def test_wrong_decision_shapes(question: Question, answer: str, grade: Grade, no
     (SINGER, "Merrow Anna", Grade.CORRECT),                     # family name first
     (WRITER, "Mara Olsen Vik Dahl", Grade.CORRECT),             # a further surname after the gold
     (WRITER, "Mara Olsen Vik Jr.", Grade.UNGRADED),             # a generation: another person
+    (Question(id="r", question="Which rider won the Brell Tour?", answer="Ana Ruiz"), "Ana Ruiz of Calder (Team Vell)",
+     Grade.CORRECT),                                            # the full name, then where from
+    (Question(id="x", question="Who ruled Norland in 1680?", answer="Karl II"), "Karl II of Calder",
+     Grade.UNGRADED),                                           # a ruler's number: maybe a namesake elsewhere
     (Question(id="g", question="Which tarvo grade marks the top class?", answer="A positive"), "A+",
      Grade.CORRECT),                                            # a sign for its word
 ])
