@@ -226,8 +226,8 @@ def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> 
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
     if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
         return "the gold's names in another order (family name first or last)"
-    if bare and len(gold) >= 2 and len(claim) == len(gold) + 1 and claim[:-1] == gold and claim[-1].isalpha() \
-            and claim[-1] not in _NUMERALS and claim[-1] not in ("jr", "sr", "junior", "senior"):
+    if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \
+            and claim[-1] not in "jr sr junior senior fils pere elder younger".split():  # a generation: another person
         return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
     if len(claim) > 1 and claim == gold[-len(claim):] and alone:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it

@@ -14,7 +14,7 @@ _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+no
 _REFUSAL = re.compile(
     r"\b((?:i\s*|^)(?:\w+ly,?\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
     r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain|more\s+specific|more\s+precise)|provide|recall|remember|find|verify|place"
-    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year|count|total|value|amount)"
+    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?\w+"
     r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
     r"|have\s+(?:that|this|the|any|an?|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"

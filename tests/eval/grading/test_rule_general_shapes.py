@@ -42,6 +42,7 @@ WRITER = Question(id="w", question="Who wrote the Dunmere Chronicles?", answer="
     # (c) a bound beside a refusal of the exact figure, its decimal read whole
     (SPRINT, "Under 7.9 seconds, though I don't know the exact figure.", Grade.NOT_ATTEMPTED, "refusal"),
     (SPRINT, "Under 7.8 seconds, though I don't know the exact figure.", Grade.INCORRECT, "7.8 seconds"),
+    (SPRINT, "Just under eight seconds, but I can't give the precise time.", Grade.NOT_ATTEMPTED, "refusal"),
     # (d) refusals worded without "I", or as not knowing said of the speaker
     (PAINTER, "Unknown to me.", Grade.NOT_ATTEMPTED, "refusal"),
     (PAINTER, "Not known to me.", Grade.NOT_ATTEMPTED, "refusal"),
@@ -90,6 +91,7 @@ def test_wrong_decision_shapes(question: Question, answer: str, grade: Grade, no
     (SINGER, "Merrow Anna", Grade.CORRECT),                     # family name first
     (WRITER, "Mara Olsen Vik Dahl", Grade.CORRECT),             # a further surname after the gold
     (WRITER, "Mara Olsen Vik Jr.", Grade.UNGRADED),             # a generation: another person
+    (WRITER, "Mara Olsen Vik Fils", Grade.UNGRADED),
     (Question(id="r", question="Which rider won the Brell Tour?", answer="Ana Ruiz"), "Ana Ruiz of Calder (Team Vell)",
      Grade.CORRECT),                                            # the full name, then where from
     (Question(id="x", question="Who ruled Norland in 1680?", answer="Karl II"), "Karl II of Calder",
