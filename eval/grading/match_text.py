@@ -227,7 +227,7 @@ def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> 
     if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
         return "the gold's names in another order (family name first or last)"
     if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \
-            and claim[-1] not in "jr sr junior senior fil pere elder younger".split():  # a generation ("fils" as normalised)
+            and claim[-1] not in "jr sr junior senior fil pere elder younger".split():  # a generation ("fils": "fil")
         return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
     if len(claim) > 1 and claim == gold[-len(claim):] and alone:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
