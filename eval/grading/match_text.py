@@ -1,8 +1,7 @@
-"""Match kinds for text (`text`, `initials`, `spelling`, `name`) and what a comparison finds.
+"""Match kinds for text (`text`, `initials`, `spelling`, `name`, `place`) and what a comparison finds.
 
-A claim is cut to its head, the phrase that answers (`head`); words are compared after
-normalisation (`words`, `content`). Each kind is documented where it decides: `compare_text`,
-`_word_apart` (`spelling`, a name's number), `_name` (`name`) and `_items` (several things asked).
+A claim is cut to its head, the phrase that answers (`head`), compared in normalised words (`words`, `content`); each
+kind is documented where it decides: `compare_text`, `_word_apart` (`spelling`), `_name` (`name`) and `_items`.
 """
 
 from __future__ import annotations
@@ -71,6 +70,12 @@ _RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same firs
 _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
+_PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
+# `place`: a city asked for, with its region or country after a comma; a namesake elsewhere is the risk taken.
+_PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
+                          r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
+_PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
+_SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
@@ -192,6 +197,9 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
+# "which <role>" asks for a person too, but a surname alone may be a relative's there.
+_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
+                   r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian)\b", re.I)
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
 
 
@@ -209,28 +217,30 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
-    """How the claim names the gold person, if it does: the surname alone, or the same first given name
-    and surname with middle names or leading initials dropped, each given name written out, shortened
-    or as an initial. A title and a surname's particles ("van") are optional. An added given name
-    (maybe a relative's) and a generation ("Jr.") are not the gold's."""
+def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> str | None:
+    """How the claim names the gold person, if it does: the names in another order, a further surname, the
+    surname alone (when `alone`), or the first given name and surname with middle names or initials left
+    out, added (`bare`) or written out; a title and a surname's particles are optional, a generation not."""
     if claim[1:]:
         claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
-    if len(gold) == len(claim) == 2 and claim == gold[::-1]:
-        return "family name first"
-    if len(claim) > 1 and claim == gold[-len(claim):]:
+    if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
+        return "the gold's names in another order (family name first or last)"
+    if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \
+            and claim[-1] not in "jr sr junior senior fil pere elder younger".split():  # a generation ("fils": "fil")
+        return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
+    if len(claim) > 1 and claim == gold[-len(claim):] and alone:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
             min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
     given, wanted = claim[:-1], gold[:-1]
     if not given:
-        return "the surname alone"
+        return "the surname alone" if alone else None
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
         wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
-    if bare and len(wanted) == 1 and len(given) > 1 and _same_given(given[0], wanted[0]) and all(
-            w.isalpha() and w not in _NUMERALS and w not in gold for w in given[1:]):
+    if bare and len(given) > len(wanted) and _same_given(given[0], wanted[0]) and _within(wanted, given) and all(
+            w.isalpha() and w not in _NUMERALS for w in given[1:]):
         return "the gold's first name and surname with a middle name added"  # may name a relative: a small risk
     if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
         return None
@@ -255,35 +265,42 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
-    """The claim's head against one gold answer in words. `text`: the gold's words (or letters written
-    apart), the gold without its place qualifier, or given as the answer's other name ("X (gold)",
-    "X, later known as gold"); `initials`: an acronym either way. A code in capitals the rules cannot
-    expand, a word against a symbol and any other overlap are the judge's; a short head that names
-    something sharing nothing with the gold (a kind word such as "Mount" is no overlap) conflicts."""
+    """The claim's head against one gold answer in words. `text`: the gold's words, without its place
+    qualifier, or as the answer's other name ("X (gold)"); `initials`: an acronym either way. A code the
+    rules cannot expand, a word against a symbol, a plural "the" phrase (a nickname) and any other overlap
+    are the judge's; a short head naming something that shares nothing with the gold conflicts."""
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))
-    answer, detail = head(claim, question)
+    answer, detail, gold = (_SIGN.sub(lambda m: f"{m[1]} {'positive' if m[2] == '+' else 'negative'}", text)
+                            for text in (*head(claim, question), gold))
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
+    spelt = [answer.strip(" .").lower()] if re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) else spelt  # "WHO": letters
+    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
+            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
+        return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     if not said:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
-            len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
-        return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
-    bare = not detail.strip() and bool(re.fullmatch(r"[A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)+", answer))
-    if person and (how := _name(said, wanted, bare)):
+    bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
+        and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
+    of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
+    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare, alone=person) or (
+            of and "the gold's full name, then where from ('of …')")):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items
     other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
     if other and content(other[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
+    if (place := _PLACE_QUALIFIED.match(_LEAD_IN.sub("", claim.strip()))) and "," not in gold \
+            and _PLACE_ASKED.search(question) and content(place[1], implied) == wanted:
+        return Finding(Found.MATCH, "place", "the gold with its region or country after a comma")  # namesake risk
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
@@ -294,6 +311,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
         return Finding(Found.UNSURE, "initials", "a code or abbreviation the rules cannot expand")
+    if _PLURAL.fullmatch(answer) and not _PLURAL.fullmatch("the " + gold):  # a side's or people's nickname
+        return Finding(Found.UNSURE, "text", f"a plural 'the' phrase may be a nickname ({answer[:60]})")
     if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")

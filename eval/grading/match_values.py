@@ -44,6 +44,7 @@ def figures_text(text: str) -> str:
     seconds and compound figures summed."""
     text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
     text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
+    text = re.sub(r"(?<=\d)\s*yrs?\b", " years", re.sub(r"\bmol\b", "mole", text))  # abbreviations written out
     while True:
         quantities = find_quantities(text)
         pair = next(((a, b) for a, b in zip(quantities, quantities[1:]) if a.dimension and a.dimension == b.dimension
@@ -103,6 +104,9 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     figure that holds it is vague; a coarser figure, words or another figure beside it are the judge's."""
     if (ranged := _within_range(claim, gold, question)) is not None:
         return ranged
+    if "pair" not in words(question):  # a count of pairs, where pairs are not asked for, counts twice as many
+        claim, gold = (re.sub(r"\b(\d+)\s+pairs\b", lambda m: str(2 * int(m[1])), spelled_to_digits(text))
+                       for text in (claim, gold))
     if (figure := _gold_figure(gold)) is None:
         return None
     wanted, label = figure
@@ -140,7 +144,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         relation = Relation.MATCH  # "about N" for gold N: the gold's own numeral, hedged (or a rough answer asked for)
     if relation is Relation.BOUND_OK or (relation is Relation.COARSER and quantity.approximate):
         return Finding(Found.VAGUE, "number", "a bound or rough figure that holds the gold")
-    if extra or (label and not label <= set(words(claim))):
+    if extra or (label and not label <= set(words(figures_text(claim)))):
         return Finding(Found.UNSURE, "number", f"words beside the figure ({' '.join(sorted(extra or label))})")
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")

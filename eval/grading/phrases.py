@@ -10,10 +10,11 @@ REFUSAL_PHRASE = "Sorry, I can't help with it"
 _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to"
         r"|am\s+unable\s+to|'?m\s+unable\s+to|'?m\s+not\s+able\s+to|am\s+not|'?m\s+not|won'?t|will\s+not"
         r"|would\s*n[o']?t|wouldn'?t)")
+# A negated knowing verb, its speaker "I" or left implicit ("Don't know"), a refusal's other wordings, …
 _REFUSAL = re.compile(
-    r"\b(i\s*(?:\w+ly\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
+    r"\b((?:i\s*|^)(?:\w+ly,?\s+)?" + _NOT + r"\s+(?:really\s+|quite\s+|exactly\s+|reliably\s+)?"
     r"(?:know|say|tell|answer|help|determine|be\s+(?:sure|certain|more\s+specific|more\s+precise)|provide|recall|remember|find|verify|place"
-    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?(?:answer|number|figure|name|date|year|count|total|value|amount)"
+    r"|give\s+(?:you\s+)?(?:a|an|one|the|any)\s+(?:\w+\s+)?\w+"
     r"|confirm|aware|guess|speculate|check|look\s+(?:it|that|this)\s+up|browse|access|name|identify|pin\s+down"
     r"|have\s+(?:that|this|the|any|an?|enough|specific|reliable|access|information|data|details))"
     r"|unable\s+to\s+(?:answer|provide|find|determine|verify|say|confirm|help)"
@@ -22,7 +23,8 @@ _REFUSAL = re.compile(
     r"|(?:is|are|remains?)\s+(?:unknown|not\s+known|unclear|uncertain|debated|disputed|contested)"
     r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
     r"|(?:not|isn't|is\s+not)\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
-    r"|i\s+have\s+no\s+(?:idea|information|data|record)|no\s+idea|beyond\s+my\s+knowledge"
+    r"|i\s+have\s+no\s+(?:idea|information|data|record|knowledge|memory|recollection)|no\s+idea|beyond\s+my\s+knowledge"
+    r"|^\s*dunno|(?:unknown|not\s+known|unclear|uncertain|unfamiliar)\s+to\s+me"  # not knowing, said of the speaker
     r"|i\s*(?:forget|forgot|have\s+forgotten|'ve\s+forgotten)\b"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"
     r"|(?:impossible|not\s+possible|no\s+way|hard|difficult)\s+to\s+(?:know|say|tell|determine)"
@@ -56,8 +58,8 @@ _REFUSAL = re.compile(
     # "Could you tell me which 'Parasite' you mean?"
     r"|which\s+(?:[\w'\"’‘“”-]+\s+){0,4}?(?:do\s+)?you\s+(?:mean|have\s+in\s+mind|are\s+(?:asking|thinking)\s+about))\b"
     r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
-    r"|^\s*(?:unknown|n/?a|none|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
-    r"|no comment|(?:i\s+)?(?:can'?t|cannot)\s+say)\s*[.!]?\s*$",
+    r"|^\s*(?:unknown|n/?a|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
+    r"|no comment)\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 # "more than 50k", "under 300": a bound ("several hundred thousand" says "more than a hundred thousand").
@@ -68,10 +70,6 @@ APPROXIMATE = re.compile(rf"\b(about|around|approximately|approx|roughly|nearly|
                          rf"|estimated|an\s+estimated|~|{_LOWER}|{_UPPER})\s*$", re.IGNORECASE)
 
 
-def _plain(text: str) -> str:
-    return text.replace("\u2019", "'").replace("\u2018", "'")
-
-
 def is_refusal(answer: str) -> bool:
     """True when the answer declines to answer ("I don't know", the MM-SAP refusal phrase, …)."""
-    return bool(_REFUSAL.search(_plain(answer)))
+    return bool(_REFUSAL.search(answer.replace("\u2019", "'").replace("\u2018", "'")))

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from factprobe.eval.grading.phrases import is_refusal
 from factprobe.eval.grading.spelled import spelled_to_digits
 
-_ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:final\s+answer|answer)[*_]*\s*[:：][*_]*[ \t]*(?P<value>\S[^\n]*)$",
-                          re.IGNORECASE | re.MULTILINE)
+# A line labelled with any label holding the word "answer" ("Answer:", "Revised answer:", "Answer (final):").
+_ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:[\w-]+\s+){0,2}answer(?:\s*\([\w\s]{1,20}\))?[*_]*\s*[:：][*_]*[ \t]*"
+                          r"(?P<value>\S[^\n]*)$", re.IGNORECASE | re.MULTILINE)
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
@@ -27,6 +28,8 @@ _HEDGE = re.compile(
     r"|\b(?:i'?m\s+|i\s+am\s+)?(?:not\s+)?(?:around\s+|about\s+|roughly\s+)?\d+\s*%\s*(?:sure|certain|confident)\b"
     r"|\bnot\s+(?:sure|certain|confident)\b|\bunsure\b|\bif\s+memory\s+serves(?:\s+me)?(?:\s+right)?\b"
     r"|\byou\s+(?:may|might)\s+want\s+to\s+double-?check(?:\s+(?:it|this|that))?"
+    r"|\b(?:though|but|although)\s+(?:i'?d|i\s+would|you\s+(?:may|might|should|could))\s+(?:want\s+to\s+)?"
+    r"(?:double-?check|verify|check)(?:\s+(?:it|this|that))?"
     r"|\b(?:i\s+(?:think|believe|guess|suspect|reckon|recall|remember)|i'?d\s+(?:say|guess)|if\s+i\s+(?:recall|remember)"
     r"(?:\s+(?:correctly|rightly|right))?|my\s+(?:best\s+)?guess\s+(?:is|would\s+be)|(?:is|would\s+be)\s+my\s+(?:best\s+)?guess|as\s+far\s+as\s+i\s+know"
     r"|probably|maybe|perhaps|possibly|likely|presumably|apparently|i\s+would\s+say|might"
@@ -40,12 +43,16 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
                    r"|although|though|whereas|while(?!\s+\w+ing\b)|yet|despite|contrary|runner-up|misconception)\b"
                    r"|\b(?:is|was|are|were|came|finished|placed|ranks?|ranked)\s+(?:the\s+)?(?:second|third)\b"
                    r"|n't\b|\?.*\S", re.IGNORECASE)
+# A self-correction after something was said: an apology, "I meant", "make that", "scratch that".
+_SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[t]?|make\s+that|scratch\s+that"
+                              r"|my\s+(?:mistake|bad)|correction|rather(?!\s+than))\b", re.IGNORECASE)
+_FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*\((?P<aside>[^()]+)\)")  # its figures are detail
+ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
 # A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
 ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
-                    r"|around|\w+ed)\b",
-                    re.IGNORECASE)
+                   r"|around|\w+ed)\b", re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
 
@@ -56,6 +63,7 @@ class Claim:
 
     text: str
     hedged: bool
+    aside: str = ""  # a parenthesis after a committed figure: detail the caller checks does not conflict
 
 
 @dataclass(frozen=True)
@@ -123,7 +131,9 @@ def _without_hedges(text: str) -> str:
 
 
 def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[,;.!?—–]|\b(?:but|so)\b|\band\b", text, flags=re.IGNORECASE) if c.strip()]
+    """The text's clauses; a point or comma between figures ("9.5", "1,200") is part of a number."""
+    return [c for c in re.split(r"(?<!\d)[.,]|[.,](?!\d)|[;!?—–]|\b(?:but|so|and)\b", text, flags=re.IGNORECASE)
+            if c.strip()]
 
 
 # A refusal clause that names what it declines: a question word or a determiner and a noun ("the year").
@@ -163,6 +173,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Refusal("empty reply")
     if _TO_GRADER.search(reply):
         return Unreadable("addresses the grader")
+    if (fixed := _SELF_CORRECTION.search(reply)) and re.search(r"\w", reply[:fixed.start()]) and not is_refusal(reply):
+        return Unreadable(f"a self-correction ({fixed.group(0)!r})")
     part = _answer_part(reply)
     if isinstance(part, Unreadable):
         return part
@@ -185,11 +197,16 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
             _without_hedges(text))) > 1:
         return Unreadable("several hedged statements (candidates)")
     claim = _without_hedges(text) if hedged else text.strip(" .!?")
+    if (figure := _FIGURE_ASIDE.fullmatch(spelled_to_digits(claim))) and not _TURN.search(figure["aside"]) \
+            and not _CANDIDATES.search(figure["aside"]):
+        return Claim(figure["figure"], hedged, figure["aside"])  # "88 (52 white, 36 black)": one figure, detail
     pieces = [piece for piece in re.split(r",\s|\band\b", claim) if piece.strip()]
-    listed_gold = any("," in gold or " and " in gold for gold in golds)
-    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold \
-            and not ADDED.match(pieces[1]) and not re.fullmatch(r"\s*\d+\s*", spelled_to_digits(pieces[0])):
+    listed_gold = any("," in gold or " and " in gold for gold in golds)  # a count first ("4, …", "1 hour, …")
+    if len(pieces) >= 3 and all(len(piece.split()) <= 4 for piece in pieces) and not listed_gold and not ADDED.match(
+            pieces[1]) and not re.fullmatch(r"\s*\d+(?:\.\d+)?(?:\s+[a-z]+)?\s*", spelled_to_digits(pieces[0])):
         return Unreadable("a list of several items")
+    if ZERO.fullmatch(claim):
+        return Claim(claim, hedged)  # a committed zero ("none"), not a denial: the caller compares it
     gold_text = " ".join(golds).lower()
     if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
         return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
@@ -204,4 +221,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]
+__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]

@@ -28,7 +28,7 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import Candidates, Claim, Refusal, read_reply
+from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -36,9 +36,13 @@ __all__ = ["RuleGrader", "compare_claim"]
 
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
     """The claim against one accepted answer, under the match kind the answer calls for."""
+    if ZERO.fullmatch(claim):  # `zero`: "none", "nobody" commit to zero; compared where the gold is a count
+        count = None if gold_date(gold) else gold_quantity(figures_text(gold))
+        if ZERO.fullmatch(gold) or count and count.value == 0:
+            return Finding(Found.MATCH, "zero", "the gold is zero")
+        return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
     for kind in (compare_pair, compare_date, compare_number):
-        finding = kind(claim, gold, question)
-        if finding is not None:
+        if (finding := kind(claim, gold, question)) is not None:
             return finding
     if words(claim) == words(gold):
         return Finding(Found.MATCH, "text", "the gold's words")
@@ -106,6 +110,14 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     return True
 
 
+def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
+    """A parenthesis after a committed figure is detail unless, read alone, it finds otherwise (one other figure)."""
+    alone = compare_claim(aside, golds, question).found
+    lone = finding.kind == "number" and len(find_quantities(figures_text(aside))) == 1
+    return alone is finding.found or (alone is Found.UNSURE and not lone) or (
+        alone is Found.VAGUE and finding.found is Found.MATCH)
+
+
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -144,7 +156,8 @@ class RuleGrader:
         reading = read_reply(answer, golds)
         if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
-        if not golds and answer and _PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer):
+        if not golds and answer and (_PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer)
+                                     or isinstance(reading, Claim) and ZERO.fullmatch(reading.text)):
             return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
@@ -165,6 +178,8 @@ class RuleGrader:
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
         finding = compare_claim(reading.text, golds, question.question)
+        if reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
+            finding = Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             penalize = self.hedging is HedgingPolicy.PENALIZE

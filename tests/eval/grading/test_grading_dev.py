@@ -5,8 +5,8 @@ of the rules, in three forms: short answers (with extra detail, other formats, r
 context), paragraphs of two to six sentences, and adversarial wrong answers. The rules were
 developed against it, so these figures describe the design, not unseen data (the lead measures a
 locked set once). Measured: decided agreement 100%, no over- or under-credit, F with a perfect judge
-equal to F from the labels; undecided 4.4% of short answers, 95% of paragraphs, 72% of adversarial
-(issue 21's third round: refusals naming what they decline, added middle names, counts with items).
+equal to F from the labels; undecided 3.4% of short answers, 95% of paragraphs, 72% of adversarial
+(issue 21's fourth round: answer-labelled lines, self-corrections, a committed zero, name orders).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_no_adversarial_wrong_answer_is_correct(audited: tuple[dict[str, Any], l
 
 
 def test_short_answers_are_mostly_decided(audited: tuple[dict[str, Any], list[AuditRow]]) -> None:
-    # the issue's target on unseen short answers; 4.4% is what the rules leave on this set
+    # the issue's target on unseen short answers; 3.4% is what the rules leave on this set
     assert audited[0]["per_form"]["short"]["undecided_share"] <= 0.10
 
 
@@ -90,6 +90,22 @@ def test_the_spent_second_locked_file_meets_the_targets() -> None:
     figures = audit_summary(rows)
     assert figures["decided_agreement"] >= 0.97
     assert figures["over_credit"] <= 0.01 and figures["under_credit"] <= 0.02
+    assert figures["per_form"]["short"]["undecided_share"] <= 0.10
+    assert not [row.line for row in rows
+                if row.form == "adversarial" and row.label.value != "CORRECT" and row.grade.value == "CORRECT"]
+
+
+LOCKED_V3 = Path(__file__).parents[2] / "data" / "grading_cases_locked_v3.jsonl"
+
+
+def test_the_spent_third_locked_file_has_no_wrong_decision() -> None:
+    """tests/data/grading_cases_locked_v3.jsonl: 367 cases, measured once before the fourth round (decided
+    agreement 96.3%, three adversarial wrong answers CORRECT) and tuned on since: every decided row now
+    agrees with its label, and short answers left to the judge fell from 17.5% to 9.4% (the target on
+    unseen answers, 10%, is the lead's to measure)."""
+    rows = asyncio.run(grade_cases(load_cases(LOCKED_V3), RuleGrader()))
+    figures = audit_summary(rows)
+    assert figures["decided_agreement"] == 1.0 and figures["over_credit"] == 0.0
     assert figures["per_form"]["short"]["undecided_share"] <= 0.10
     assert not [row.line for row in rows
                 if row.form == "adversarial" and row.label.value != "CORRECT" and row.grade.value == "CORRECT"]

@@ -94,9 +94,9 @@ def test_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> 
     ("How many squares does a chessboard have?", "64", "64 — 32 light and 32 dark", Grade.CORRECT),  # its parts
     ("How many squares does a chessboard have?", "64", "64 — 30 light and 32 dark", Grade.UNGRADED),
     ("How many squares does a chessboard have?", "64", "64 — 30 light and 30 dark", Grade.UNGRADED),
-    ("How many ribs does an adult human have?", "24", "24 (in twelve pairs)", Grade.UNGRADED),
+    ("How many ribs does an adult human have?", "24", "24 (in twelve pairs)", Grade.CORRECT),
     ("How many ribs does an adult human have?", "24", "24 (some people have 26)", Grade.UNGRADED),
-    ("How many ribs does an adult human have?", "24", "12 pairs", Grade.UNGRADED),
+    ("How many ribs does an adult human have?", "24", "12 pairs", Grade.CORRECT),  # pairs count twice
     ("How many pairs of ribs does an adult human have?", "12", "12 pairs", Grade.CORRECT),
     ("How far is Mars from the Sun on average?", "228 million km",
      "A few hundred million km; I can't recall the exact figure.", Grade.NOT_ATTEMPTED),  # a bound beside a refusal
