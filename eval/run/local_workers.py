@@ -9,7 +9,7 @@ happens before this process starts any thread (the progress bar's comes after), 
 keeps the inherited objects out of the workers' collections (less copy-on-write, less CPU).
 
 Where forking is not safe (not Linux, or this process already runs threads: a notebook, a server
-calling `factprobe.run`), each worker is a new interpreter, `python -m
+calling `factprobe.run`, a native library's thread pool), each worker is a new interpreter, `python -m
 factprobe.eval.run.shard_worker CONFIG_JSON`, as before. Either way a worker's output goes to the
 log beside its shard directory, and its exit status reads as a shell's (128 + N: killed by signal N).
 
@@ -26,7 +26,6 @@ import multiprocessing
 import os
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
@@ -73,8 +72,15 @@ class LocalWorker:
 
 
 def can_fork() -> bool:
-    """Whether workers may be forked from this process: Linux, and no thread besides this one."""
-    return sys.platform.startswith("linux") and threading.active_count() == 1
+    """Whether workers may be forked from this process: Linux, and no thread besides this one,
+    counted by the kernel (a native library's threads too, such as a BLAS pool, which a Python
+    thread count would miss)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
 
 
 def preload(config: RunConfig) -> None:
