@@ -23,6 +23,7 @@ import gc
 import importlib
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 import subprocess
 import sys
@@ -59,6 +60,10 @@ class LocalWorker:
         else:
             code = self.process.poll()
         return None if code is None else (code if code >= 0 else 128 - code)
+
+    def sentinel(self) -> int | None:
+        """A descriptor that becomes readable when a forked worker ends (None for an interpreter)."""
+        return self.process.sentinel if isinstance(self.process, BaseProcess) else None
 
     def join(self) -> int:
         """Wait for the worker to end; its exit status (see `status`)."""
@@ -143,14 +148,19 @@ def _interpreter(config: dict[str, Any]) -> subprocess.Popen[bytes]:
 def wait_workers(workers: list[LocalWorker], watch: Callable[[], None],
                  meanwhile: Callable[[], None] | None = None) -> list[int]:
     """Wait for every worker, calling `watch` every POLL_S and `meanwhile` once, as soon as they
-    run; their exit statuses in order. Ctrl-C reaches the workers too: they save their rows, and
-    this waits for them before raising KeyboardInterrupt."""
+    run; their exit statuses in order. A forked worker's end wakes this at once (its sentinel), so
+    the merge starts when the last row is written, not at the next poll. Ctrl-C reaches the workers
+    too: they save their rows, and this waits for them before raising KeyboardInterrupt."""
     try:
         if meanwhile is not None:
             meanwhile()
-        while any(worker.status() is None for worker in workers):
+        while running := [worker.sentinel() for worker in workers if worker.status() is None]:
             watch()
-            time.sleep(POLL_S)
+            sentinels = [sentinel for sentinel in running if sentinel is not None]
+            if len(sentinels) == len(running):
+                multiprocessing.connection.wait(sentinels, timeout=POLL_S)
+            else:
+                time.sleep(POLL_S)
     except KeyboardInterrupt:
         for worker in workers:
             worker.join()
