@@ -6,7 +6,9 @@ starts answering at once instead of paying a new interpreter and those imports a
 of CPU each, measured on the stand-in server). Nothing is loaded before the fork: each worker opens
 its model (an embedded llama.cpp model and its threads), cache and files itself, after it. The fork
 happens before this process starts any thread (the progress bar's comes after), and `gc.freeze`
-keeps the inherited objects out of the workers' collections (less copy-on-write, less CPU).
+keeps the inherited objects out of the workers' collections (less copy-on-write, less CPU); the
+`factprobe` command's collector, paused while it starts (factprobe.eval.core.startup), stays paused
+through these imports and comes back on after the fork, in this process and in each worker.
 
 Where forking is not safe (not Linux, or this process already runs threads: a notebook, a server
 calling `factprobe.run`, a native library's thread pool), each worker is a new interpreter, `python -m
@@ -34,6 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.startup import collection_paused, end_start_up
 from factprobe.eval.run.shard_worker import end_with_parent, run_shard, shard_log
 
 POLL_S = 0.2
@@ -110,6 +113,7 @@ def preload(config: RunConfig) -> None:
 def _forked_worker(config: dict[str, Any], parent: int) -> None:
     """A forked worker's body: its output to the shard's log, then the shard; exits with its status."""
     end_with_parent(parent)
+    end_start_up()
     log = os.open(shard_log(Path(config["out"])), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
@@ -122,8 +126,9 @@ def start_workers(configs: list[dict[str, Any]], config: RunConfig) -> list[Loca
     for shard in configs:
         shard_log(Path(shard["out"])).parent.mkdir(parents=True, exist_ok=True)
     if not can_fork():
+        end_start_up()
         return [LocalWorker(shard, _interpreter(shard)) for shard in configs]
-    preload(config)
+    preload(config)   # the command's collector, paused while it starts, stays off until the fork
     context = multiprocessing.get_context("fork")
     gc.freeze()
     try:
@@ -134,7 +139,9 @@ def start_workers(configs: list[dict[str, Any]], config: RunConfig) -> list[Loca
             assert isinstance(worker.process, BaseProcess)
             worker.process.start()
     finally:
-        gc.unfreeze()
+        if not collection_paused():   # a Python API caller's process: its objects collectable again
+            gc.unfreeze()
+    end_start_up()
     return workers
 
 

@@ -24,6 +24,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
+from factprobe.eval.core.startup import end_start_up
 from factprobe.eval.run.local_workers import LocalWorker, start_workers, wait_workers
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions
 from factprobe.eval.run.shard_worker import ShardOutcome, logged_message, shard_log
@@ -186,11 +187,13 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     workers: list[LocalWorker] = []
     if config.executor == "local":   # started before the progress bar's thread: they may be forked
         try:
-            workers = start_workers(configs, config)
+            workers = start_workers(configs, config)   # and ends this command's start-up
         except ValueError:           # an unknown strategy, found before any shard started
             if not resume:
                 forget_unstarted(run_dir, configs)
             raise
+    else:
+        end_start_up()
     console.print(f"[bold]factprobe[/bold] {total} rows in {config.workers} shards, run by "
                   f"{'Ray tasks' if config.executor == 'ray' else 'local processes'}; logs: "
                   f"{shard_log(Path(configs[0]['out'])).parent}")
