@@ -6,11 +6,12 @@ from __future__ import annotations
 import ctypes
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Callable
 
 from factprobe.agents.models.base import Message
+
+if TYPE_CHECKING:   # a type only: importing numpy starts its BLAS threads, and `--workers` forks
+    import numpy as np  # after reading `default_threads` from factprobe.agents.models.local
 
 PromptFamily = tuple[tuple[str, str], ...]
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from rich.console import Console
 
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.core.startup import end_start_up
 from factprobe.eval.run.pipeline import execute_run
 
 
@@ -19,8 +18,7 @@ def is_split(config: RunConfig) -> bool:
 def launch_run(config: RunConfig, resume: bool, console: Console) -> int:
     """Run `config` (or continue it, with `resume`) and report it; returns its exit status."""
     if is_split(config):
-        from factprobe.eval.run.workers import execute_split
+        from factprobe.eval.run.workers import execute_split  # ends start-up when its workers start
 
-        end_start_up()   # this process waits for the shards, merges and reports: nothing of its own to answer
         return execute_split(config, resume, console)
     return execute_run(config, resume=resume, console=console)

@@ -88,15 +88,18 @@ def logged_message(log: Path) -> str:
     return lines[-1][len(MESSAGE_PREFIX):] if lines else ""
 
 
-def end_with_parent() -> None:
+def end_with_parent(parent: int | None = None) -> None:
     """Linux: have the kernel stop this worker when the process that started it dies (a killed
-    `factprobe run --workers` must not leave shards running that hold their locks)."""
+    `factprobe run --workers` must not leave shards running that hold their locks). `parent`: the
+    pid that started it, when known; a worker whose parent died before this call stops at once."""
     if sys.platform.startswith("linux"):
         import ctypes
         import signal
 
         pr_set_pdeathsig = 1
         ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+        if parent is not None and os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGTERM)
 
 
 def main(argv: list[str]) -> int:

@@ -91,6 +91,32 @@ def test_two_workers_equal_one_process_and_hold_the_lock(server, single, tmp_pat
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["workers"] == 2 and len(manifest["merged_from"]) == 2
     assert (out / "report.html").is_file() and not (out / "shards" / "1-of-2" / "report.html").exists()
+    if sys.platform.startswith("linux"):   # forked from the run: the shard records the command given
+        shard_manifest = json.loads((out / "shards" / "1-of-2" / "manifest.json").read_text())
+        assert shard_manifest["command"][1:] == args(server.base_url, data, out, "--workers", "2")
+
+
+def test_with_another_thread_alive_the_workers_are_new_interpreters(server, single, tmp_path: Path) -> None:
+    """Forking a process that runs threads is unsafe: the run starts each worker as a new
+    interpreter instead, with the same rows and summary."""
+    import threading
+
+    data, one = single
+    out = tmp_path / "threaded"
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert cli.main(args(server.base_url, data, out, "--workers", "2")) == 0
+    finally:
+        stop.set()
+        thread.join()
+    shard_manifest = json.loads((out / "shards" / "2-of-2" / "manifest.json").read_text())
+    assert Path(shard_manifest["command"][0]).name == "shard_worker.py"
+    assert {key: row["grade"] for key, row in rows_by_key(out).items()} == \
+        {key: row["grade"] for key, row in rows_by_key(one).items()}
+    summary = json.loads((out / "summary.json").read_text())
+    assert without_timings(summary) == without_timings(json.loads((one / "summary.json").read_text()))
 
 
 def test_a_killed_worker_is_resumed_and_nothing_is_lost_or_repeated(server, single, tmp_path: Path) -> None:

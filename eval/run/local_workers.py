@@ -1,0 +1,176 @@
+"""The shards of a split run as local worker processes (`--workers N`, `--executor local`).
+
+On Linux each worker is forked (multiprocessing's fork context) from this process once it has
+imported what a shard runs: the strategies' graphs and the model's client library. A worker then
+starts answering at once instead of paying a new interpreter and those imports again (about 1.5 s
+of CPU each, measured on the stand-in server). Nothing is loaded before the fork: each worker opens
+its model (an embedded llama.cpp model and its threads), cache and files itself, after it. The fork
+happens before this process starts any thread (the progress bar's comes after), and `gc.freeze`
+keeps the inherited objects out of the workers' collections (less copy-on-write, less CPU); the
+`factprobe` command's collector, paused while it starts (factprobe.eval.core.startup), stays paused
+through these imports and comes back on after the fork, in this process and in each worker.
+
+Where forking is not safe (not Linux, or this process already runs threads: a notebook, a server
+calling `factprobe.run`, a native library's thread pool), each worker is a new interpreter, `python -m
+factprobe.eval.run.shard_worker CONFIG_JSON`, as before. Either way a worker's output goes to the
+log beside its shard directory, and its exit status reads as a shell's (128 + N: killed by signal N).
+
+A forked worker inherits the run directory's lock (one open file, `flock`): OUT stays locked while
+any of its workers still writes, even if this process is gone.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import Any, Callable
+
+from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.startup import collection_paused, end_start_up
+from factprobe.eval.run.shard_worker import end_with_parent, run_shard, shard_log
+
+POLL_S = 0.2
+# Libraries a shard imports on its way to its first answer, imported before the fork (measured:
+# langgraph and the openai SDK with its aiohttp transport are 0.9 s of a worker's 1.3 s of imports).
+# Every strategy is a LangGraph graph; each remote backend's SDK by the spec's kind. `local` is left
+# out on purpose: llama.cpp (and its thread pool) must only ever be loaded in the worker that uses it.
+GRAPH_MODULES = ("langgraph.graph",)
+BACKEND_MODULES = {"openai": ("factprobe.agents.models.openai_backend", "openai", "openai.types.chat", "aiohttp"),
+                   "anthropic": ("factprobe.agents.models.anthropic_backend", "anthropic")}
+
+
+@dataclass
+class LocalWorker:
+    """One shard's process: forked from this one, or a new interpreter."""
+
+    config: dict[str, Any]
+    process: BaseProcess | subprocess.Popen[bytes]
+
+    def status(self) -> int | None:
+        """The exit status as a shell reports it (128 + N when killed by signal N); None while it runs."""
+        if isinstance(self.process, BaseProcess):
+            code = self.process.exitcode
+        else:
+            code = self.process.poll()
+        return None if code is None else (code if code >= 0 else 128 - code)
+
+    def sentinel(self) -> int | None:
+        """A descriptor that becomes readable when a forked worker ends (None for an interpreter)."""
+        return self.process.sentinel if isinstance(self.process, BaseProcess) else None
+
+    def join(self) -> int:
+        """Wait for the worker to end; its exit status (see `status`)."""
+        if isinstance(self.process, BaseProcess):
+            self.process.join()
+        else:
+            self.process.wait()
+        status = self.status()
+        assert status is not None, "a joined process has an exit status"
+        return status
+
+
+def can_fork() -> bool:
+    """Whether workers may be forked from this process: Linux, and no thread besides this one,
+    counted by the kernel (a native library's threads too, such as a BLAS pool, which a Python
+    thread count would miss)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def preload(config: RunConfig) -> None:
+    """Import what every shard of `config` runs (its strategies and their graph library, the post
+    steps, the model's and the judge's SDK), so the workers forked next inherit it. An unknown
+    strategy raises here, once, as the shards would (a ValueError: bad input); a missing SDK is
+    left for the shard to report, as it would without the fork."""
+    from factprobe.agents.registry import get_strategy
+    from factprobe.eval.run.steps import active_post_steps
+
+    for name in config.strategies:
+        get_strategy(name)
+    active_post_steps(config)
+    kinds = {(spec or "").partition(":")[0] for spec in (config.model, config.judge)}
+    for module in (*GRAPH_MODULES, *(name for kind in sorted(kinds) for name in BACKEND_MODULES.get(kind, ()))):
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            pass
+
+
+def _forked_worker(config: dict[str, Any], parent: int) -> None:
+    """A forked worker's body: its output to the shard's log, then the shard; exits with its status."""
+    end_with_parent(parent)
+    end_start_up()
+    log = os.open(shard_log(Path(config["out"])), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+    sys.exit(run_shard(config).status)
+
+
+def start_workers(configs: list[dict[str, Any]], config: RunConfig) -> list[LocalWorker]:
+    """Start one worker per shard config, all at once (see the module's docstring for how)."""
+    for shard in configs:
+        shard_log(Path(shard["out"])).parent.mkdir(parents=True, exist_ok=True)
+    if not can_fork():
+        end_start_up()
+        return [LocalWorker(shard, _interpreter(shard)) for shard in configs]
+    preload(config)   # the command's collector, paused while it starts, stays off until the fork
+    context = multiprocessing.get_context("fork")
+    gc.freeze()
+    try:
+        workers = [LocalWorker(shard, context.Process(target=_forked_worker, args=(shard, os.getpid()),
+                                                      name=f"factprobe shard {shard['shard']}"))
+                   for shard in configs]
+        for worker in workers:
+            assert isinstance(worker.process, BaseProcess)
+            worker.process.start()
+    finally:
+        if not collection_paused():   # a Python API caller's process: its objects collectable again
+            gc.unfreeze()
+    end_start_up()
+    return workers
+
+
+def _interpreter(config: dict[str, Any]) -> subprocess.Popen[bytes]:
+    """The shard in a new interpreter, its output to its log."""
+    with shard_log(Path(config["out"])).open("a", encoding="utf-8") as handle:
+        return subprocess.Popen([sys.executable, "-m", "factprobe.eval.run.shard_worker", json.dumps(config)],
+                                stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT)
+
+
+def wait_workers(workers: list[LocalWorker], watch: Callable[[], None],
+                 meanwhile: Callable[[], None] | None = None) -> list[int]:
+    """Wait for every worker, calling `watch` every POLL_S and `meanwhile` once, as soon as they
+    run; their exit statuses in order. A forked worker's end wakes this at once (its sentinel), so
+    the merge starts when the last row is written, not at the next poll. Ctrl-C reaches the workers
+    too: they save their rows, and this waits for them before raising KeyboardInterrupt."""
+    try:
+        if meanwhile is not None:
+            meanwhile()
+        while running := [worker.sentinel() for worker in workers if worker.status() is None]:
+            watch()
+            sentinels = [sentinel for sentinel in running if sentinel is not None]
+            if len(sentinels) == len(running):
+                multiprocessing.connection.wait(sentinels, timeout=POLL_S)
+            else:
+                time.sleep(POLL_S)
+    except KeyboardInterrupt:
+        for worker in workers:
+            worker.join()
+        raise
+    watch()
+    return [worker.join() for worker in workers]
