@@ -118,6 +118,11 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
     for low, high in find_ranges(answer):
+        if label == {"year"} and low.looks_like_year and high.looks_like_year:  # "from year A to B": a span
+            span = high.value - low.value
+            found_span = Found.MATCH if span == wanted.value else Found.UNSURE if abs(span - wanted.value) <= 1 \
+                else Found.CONFLICT
+            return Finding(found_span, "number", f"a span of {span} years between two years")
         holds = relate(wanted, replace(low, bound="lower")) is Relation.BOUND_OK and relate(
             wanted, replace(high, bound="upper")) is Relation.BOUND_OK
         return Finding(Found.VAGUE if holds else Found.CONFLICT, "number",

@@ -59,7 +59,7 @@ _REFUSAL = re.compile(
     r"|which\s+(?:[\w'\"’‘“”-]+\s+){0,4}?(?:do\s+)?you\s+(?:mean|have\s+in\s+mind|are\s+(?:asking|thinking)\s+about))\b"
     r"|^\s*(?:do|did)\s+you\s+mean\b[^?]*\?\s*$"
     r"|^\s*(?:unknown|n/?a|no answer|not sure|unsure|i'?m not sure|not certain|i'?m not certain|pass|skip"
-    r"|no comment)\s*[.!]?\s*$",
+    r"|no comment)\s*(?:,?\s*sorry)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 # "more than 50k", "under 300": a bound ("several hundred thousand" says "more than a hundred thousand").

@@ -15,6 +15,8 @@ from factprobe.eval.grading.spelled import spelled_to_digits
 # A line labelled with any label holding the word "answer" ("Answer:", "Revised answer:", "Answer (final):").
 _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:[\w-]+\s+){0,2}answer(?:\s*\([\w\s]{1,20}\))?[*_]*\s*[:：][*_]*[ \t]*"
                           r"(?P<value>\S[^\n]*)$", re.IGNORECASE | re.MULTILINE)
+# An answer introduced anywhere in a line ("… so the answer is: Y"): beside an answer line it must agree.
+_ANSWER_PHRASE = re.compile(r"\banswer(?:\s+(?:is|was|would\s+be))?\s*[:：]\s*([^\n]*\w)", re.IGNORECASE)
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
@@ -107,7 +109,8 @@ def _answer_part(reply: str) -> str | Unreadable:
         if isinstance(data, dict) and isinstance(data.get("answer"), (str, int, float)):
             return str(data["answer"])
     values = {re.sub(r"\W+", " ", m["value"]).strip().lower(): m["value"] for m in _ANSWER_LINE.finditer(stripped)}
-    if len(values) > 1:
+    later = {re.sub(r"\W+", " ", m[1]).strip().lower() for m in _ANSWER_PHRASE.finditer(stripped)}
+    if len(values) > 1 or values and later - set(values):
         return Unreadable("several final answers")
     if values:
         return next(iter(values.values())).strip(" *_")
