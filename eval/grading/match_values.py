@@ -97,6 +97,27 @@ def _items(detail: str) -> int:
     return sum(int(c[1]) for c in counts if c) if all(counts) else len(items) if len(items) > 1 else 0
 
 
+# `vague`: "several", "a few hundred" with no figure, read as the span they usually mean (several: 3 to 9).
+_VAGUE = re.compile(r"\b(a\s+few|several)(?:\s+(hundred|thousand|million))?\b", re.IGNORECASE)
+
+
+def _vague(answer: str, wanted: Quantity, label: set[str]) -> Finding | None:
+    """A vague quantity holding the gold is coarser (VAGUE); one the gold is far from (under half its
+    span's start or over twice its end) conflicts; nearer, the judge's. None without one of the gold's kind."""
+    if re.search(r"\d", answer) or not (said := _VAGUE.search(answer)) or not label <= set(words(answer)):
+        return None
+    scale = {"hundred": 100, "thousand": 1000, "million": 10**6}.get((said[2] or "").lower(), 1)
+    low = (2 if said[1].lower().startswith("a") else 3) * scale
+    unit = next(iter(find_quantities(f"{low} {answer[said.end():].strip()}")), None)
+    if unit is None or relate(wanted, unit) is Relation.INCOMPARABLE:
+        return None
+    gold = wanted.base / unit.factor - unit.offset if unit.dimension else wanted.value
+    found = Found.VAGUE if low <= gold < 10 * scale else Found.CONFLICT if not low / 2 <= gold < 20 * scale \
+        else Found.UNSURE
+    holds = "holds" if found is Found.VAGUE else "may not hold"
+    return Finding(found, "number", f"a vague quantity ({said[0]}) that {holds} the gold")
+
+
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure. The head must
     hold one comparable figure (clock times and compound figures are one): the gold's value to its
@@ -114,6 +135,8 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
         wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
     answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
+    if (vague := _vague(answer, wanted, label)) is not None:
+        return vague
     asked = {q.value for q in find_quantities(figures_text(question))}
     comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable

@@ -19,6 +19,7 @@ _WORD = "|".join([*_SMALL, *_SCALES])
 _RUN = re.compile(rf"\b(?:{_WORD})(?:(?:[\s-]+|\s+and\s+)(?:{_WORD}))*\b", re.IGNORECASE)
 # "one of whom", "one for the textbooks", "the one who": a pronoun, not a count.
 _PRONOUN_ONE = re.compile(r"\s+(?:of|for|who|whom|that|which)\b", re.IGNORECASE)
+_POINT = re.compile(r"\s+point((?:[\s-]+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b)+)", re.IGNORECASE)
 _DOZEN = re.compile(r"\b(?:(half)\s+a|(a|one|\d+))\s+dozen\b", re.IGNORECASE)
 
 
@@ -49,6 +50,8 @@ def _to_digits(match: re.Match[str]) -> str:
 
 
 def spelled_to_digits(text: str) -> str:
-    """Replace each run of number words with its digits ("two dozen" is 24); other text is unchanged."""
+    """Replace each run of number words with its digits ("two dozen" is 24, "six point two five" is 6.25);
+    other text is unchanged."""
+    text = _POINT.sub(lambda m: "." + "".join(str(_SMALL.get(w, 0)) for w in m[1].lower().split()), text)
     return _DOZEN.sub(lambda m: "6" if m[1] else str(12 * (1 if m[2].lower() in ("a", "one") else int(m[2]))),
                       _RUN.sub(_to_digits, text))

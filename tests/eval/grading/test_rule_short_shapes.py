@@ -12,6 +12,10 @@ from factprobe.eval.grading.rules import RuleGrader
 PAINTER = Question(id="p", question="Who painted 'The Grey Harbour'?", answer="Anna Merrow")
 REIGN = Question(id="r", question="How long did the Tarrow dynasty rule?", answer="84 years")
 MOONS = Question(id="m", question="How many moons does Tarvo have?", answer="12")
+VISITS = Question(id="v", question="How many times did the comet pass Tarvo?", answer="6")
+SPEED = Question(id="s", question="How fast does a korball fly?", answer="420 m/s")
+AGE = Question(id="g", question="How old is the Brell glacier?", answer="7,400 years")
+DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="12.375 km")
 
 
 @pytest.mark.parametrize("question, answer, grade, note", [
@@ -26,6 +30,18 @@ MOONS = Question(id="m", question="How many moons does Tarvo have?", answer="12"
     # (2) an apology after a refusal is no self-correction
     (MOONS, "Not sure, sorry.", Grade.NOT_ATTEMPTED, "refusal"),
     (MOONS, "12, sorry, I meant 14", Grade.UNGRADED, "self-correction"),
+    # (3) vague quantities with no figure: coarser when they hold the gold, wrong when far from it
+    (VISITS, "Several times", Grade.NOT_ATTEMPTED, "vague quantity"),
+    (VISITS, "A few hundred times", Grade.INCORRECT, "vague quantity"),
+    (SPEED, "A few hundred metres per second", Grade.NOT_ATTEMPTED, "vague quantity"),
+    (SPEED, "Several thousand metres per second", Grade.INCORRECT, "vague quantity"),
+    (Question(id="o", question="How old is the Calder oak?", answer="1,500 years"), "Several hundred years",
+     Grade.UNGRADED, "vague quantity"),
+    (AGE, "Several thousand years", Grade.NOT_ATTEMPTED, "vague quantity"),
+    (AGE, "Several million years", Grade.INCORRECT, "vague quantity"),
+    # (4) a decimal figure in words
+    (DISTANCE, "Twelve point three seven five kilometres", Grade.CORRECT, "number"),
+    (DISTANCE, "Twelve point six kilometres", Grade.INCORRECT, "number"),
 ])
 def test_short_shapes(question: Question, answer: str, grade: Grade, note: str) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
