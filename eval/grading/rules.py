@@ -84,6 +84,13 @@ def _figure_guess(context: str, gold: str, question: str) -> bool:
         q.dimension is None and not set(words(text[q.end:])[:1]) - asked)) for q in find_quantities(text))
 
 
+# What the speaker knows besides ("though I know …", "I only remember that …") or a description that names
+# nothing ("it is somewhere in …", "it is a kind of …"): no guess, unless a place is asked and one is named.
+_BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:know|remember|recall))\b(?P<known>.*)"
+                         r"|(?i:it|this|that)\s+(?:is|was)\s+(?:somewhere\b.*|(?:an?|the)\s+[^A-Z]+))$")
+_PLACE_ASKED = re.compile(r"\bwhere\b|\bwhich\s+(?:city|town|country|state|province|region|place|island)\b", re.I)
+
+
 def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     """Nothing beside the refusal may be a guess: no hedge, no "it's X" with a name or figure, no "or",
     no word of the gold; no figure or date unless a bound or period that holds the gold, or one not of
@@ -91,6 +98,9 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     candidate; without such a refusal, no name the question does not say and no short phrase that
     could name an answer (a guess without capitals: "the left lung")."""
     asked, context = set(words(question)), reading.context
+    known = _BACKGROUND.match(re.sub(r"\s+", " ", context).strip())
+    place = known and known["known"] and _PLACE_ASKED.search(question) and re.search(r"[A-Z]", known["known"])
+    background, described = known and not place, known and not known["known"]
     named = set(words(" ".join(re.findall(r"\b[A-Z][\w'-]*|\d+", reading.declined)))) - asked
     declined = bool(reading.declined) and not named
     for gold in golds or [""]:
@@ -99,12 +109,14 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
                 value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
             continue
         figures = value is not None or re.search(r"\d", spelled_to_digits(context))
-        if reading.hedged or _ANSWERS.search(context) or figures and not (declined and not _figure_guess(
-                context, gold, question)) or related(content(context, asked), content(gold, asked)):
+        if reading.hedged and not described or _ANSWERS.search(context) or figures and not (
+                declined and not _figure_guess(context, gold, question)) or related(content(context, asked),
+                                                                                    content(gold, asked)):
             return False
         named = {w for clause in context.split(",") for w in words(" ".join(
             m for m in _NAMED.findall(clause.strip())[1:] if m != "I"))}
-        if not declined and (named - asked or len(content(head(context, question)[0], asked)) <= NAMING_WORDS) or \
+        short = len(content(head(context, question)[0], asked)) <= NAMING_WORDS
+        if not declined and not background and (named - asked or short) or \
                 re.fullmatch(r"(?:the\s+)?(?:[A-Z][\w'.-]*\s*)+|[\d.,\s]+", context.strip()):
             return False  # beside the refusal only a bare name or figure: a guess
     return True

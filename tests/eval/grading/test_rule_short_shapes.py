@@ -12,6 +12,8 @@ from factprobe.eval.grading.rules import RuleGrader
 PAINTER = Question(id="p", question="Who painted 'The Grey Harbour'?", answer="Anna Merrow")
 REIGN = Question(id="r", question="How long did the Tarrow dynasty rule?", answer="84 years")
 MOONS = Question(id="m", question="How many moons does Tarvo have?", answer="12")
+BANK = Question(id="b", question="What is the Norland mint called?", answer="Calder Mint")
+PORT = Question(id="t", question="In which city is the Tarrow lighthouse?", answer="Dunmere")
 VISITS = Question(id="v", question="How many times did the comet pass Tarvo?", answer="6")
 SPEED = Question(id="s", question="How fast does a korball fly?", answer="420 m/s")
 AGE = Question(id="g", question="How old is the Brell glacier?", answer="7,400 years")
@@ -30,6 +32,16 @@ DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="1
     # (2) an apology after a refusal is no self-correction
     (MOONS, "Not sure, sorry.", Grade.NOT_ATTEMPTED, "refusal"),
     (MOONS, "12, sorry, I meant 14", Grade.UNGRADED, "self-correction"),
+    # (1) a refusal beside what the speaker knows besides, or beside a description that names nothing
+    (PAINTER, "I can't say for certain; I only know it was shown in Dunmere.", Grade.NOT_ATTEMPTED, "refusal"),
+    (PAINTER, "Not sure who painted it, though I know the gallery opened in Calder.", Grade.NOT_ATTEMPTED, "refusal"),
+    (PAINTER, "I'm not sure; I only remember that the frame is oak.", Grade.NOT_ATTEMPTED, "refusal"),
+    (BANK, "I don't know its name, though I believe it is the oldest mint still working.", Grade.NOT_ATTEMPTED,
+     "refusal"),
+    (PORT, "I don't know, but I believe it is somewhere on the coast.", Grade.NOT_ATTEMPTED, "refusal"),
+    (PORT, "I can't say for certain; I only know it is in Calder.", Grade.UNGRADED, "refusal beside"),
+    (BANK, "I don't know its name, though I believe it is Calder Mint.", Grade.UNGRADED, ""),
+    (PAINTER, "I'm not sure; I think it was Ida Lind.", Grade.INCORRECT, "names something else"),
     # (3) vague quantities with no figure: coarser when they hold the gold, wrong when far from it
     (VISITS, "Several times", Grade.NOT_ATTEMPTED, "vague quantity"),
     (VISITS, "A few hundred times", Grade.INCORRECT, "vague quantity"),
