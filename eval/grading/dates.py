@@ -167,6 +167,7 @@ def _only_dates(claim: str, question: str) -> bool:
 
 
 _ORDER = (Found.MATCH, Found.VAGUE, Found.CONFLICT)  # of one mention's readings, the best
+_SEASON = re.compile(r"^\s*(?:early|late|mid|spring|summer|autumn|fall|winter)\b[\s-]*", re.I)  # then a year
 _YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
 _ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 
@@ -215,7 +216,7 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if found == [Found.CONFLICT]:
         return Finding(Found.CONFLICT, "date", "another date")
-    if found == [Found.VAGUE] and _only_dates(claim, question):
+    if found == [Found.VAGUE] and _only_dates(_SEASON.sub("", claim), question):
         return Finding(Found.VAGUE, "date", f"coarser than the gold ({_precision(mentions[0].readings[0])} for "
                                             f"{_precision(wanted)}), agreeing as far as it goes")
     return Finding(Found.UNSURE, "date", "less precise than the gold, beside other words" if len(found) == 1

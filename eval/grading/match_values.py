@@ -7,6 +7,7 @@ import re
 from dataclasses import replace
 from unicodedata import numeric
 
+from factprobe.eval.grading.dates import find_dates
 from factprobe.eval.grading.match_text import Finding, Found, content, head, words
 from factprobe.eval.grading.numbers import (
     Quantity,
@@ -44,6 +45,8 @@ def figures_text(text: str) -> str:
     seconds and compound figures summed."""
     text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
     text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
+    text = re.sub(r"(?<=[A-Za-z])\s+([A-Za-z]+)\s*(?:\^\s*[-−]|⁻)([12²])\b",  # "m s^-2" is "m/s²"
+                  lambda m: f"/{m[1]}{'²' * (m[2] != '1')}", text)
     text = re.sub(r"(?<=\d)\s*yrs?\b", " years", re.sub(r"\bmol\b", "mole", text))  # abbreviations written out
     while True:
         quantities = find_quantities(text)
@@ -156,8 +159,11 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
     extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
     relation = relate(wanted, quantity)
-    others = {relate(wanted, q) for q in find_quantities(detail)  # "…, set in 2009": a year, not a measure
-              if not (q.looks_like_year and wanted.dimension)} - {Relation.INCOMPARABLE}
+    dated = [range(m.start, m.end) for m in find_dates(detail)]  # "…, set in 2009", "…, 16 May 2009": not measures
+    others = {relate(wanted, q) for q in find_quantities(detail) if not (wanted.dimension and (
+        q.looks_like_year or any(q.start in span for span in dated)))} - {Relation.INCOMPARABLE}
+    if re.match(r"\W*(?:which|that)\s+is\b", detail) and relation is Relation.COARSER and others == {Relation.MATCH}:
+        relation, others = Relation.MATCH, set()  # the gold stated after a conversion ("0 K, which is …")
     if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
         if items != quantity.value:
             return Finding(Found.UNSURE, "number", "a count beside items that do not add up to it")
@@ -221,6 +227,8 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     another winner conflicts, a winner the gold leaves unnamed (or figures reversed) is the judge's."""
     if (wanted := _score(gold)) is None:
         return None
+    if wanted[1] is None and (said := re.search(r"\(([^()]+)\)\s*$", gold)) and (won := _WON.match(said[1])):
+        wanted = (wanted[0], won["won"])  # "3–1 (Ajax beat Celtic)": the winner in brackets
     if (got := _score(claim)) is None:  # figures not read as a score go to the other kinds
         return None if re.search(r"\d", spelled_to_digits(claim)) else Finding(Found.UNSURE, "pair", "no figure")
     (figures, winner), (gold_figures, gold_winner) = got, wanted

@@ -14,6 +14,11 @@ REIGN = Question(id="r", question="How long did the Tarrow dynasty rule?", answe
 MOONS = Question(id="m", question="How many moons does Tarvo have?", answer="12")
 BANK = Question(id="b", question="What is the Norland mint called?", answer="Calder Mint")
 PORT = Question(id="t", question="In which city is the Tarrow lighthouse?", answer="Dunmere")
+COLD = Question(id="c", question="At what temperature does tarvium melt?", answer="37.78 °C")
+DASH = Question(id="h", question="What is the Brell sprint record?", answer="8.61 seconds")
+PULL = Question(id="u", question="What is the surface gravity of Tarvo?", answer="3.72 m/s²")
+OPENED = Question(id="n", question="When did the Dunmere bridge open?", answer="12 March 1931")
+FINAL = Question(id="f", question="What was the score of the 1990 Korball Cup final?", answer="3–1 (Norland beat Calder)")
 VISITS = Question(id="v", question="How many times did the comet pass Tarvo?", answer="6")
 SPEED = Question(id="s", question="How fast does a korball fly?", answer="420 m/s")
 AGE = Question(id="g", question="How old is the Brell glacier?", answer="7,400 years")
@@ -54,6 +59,19 @@ DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="1
     # (4) a decimal figure in words
     (DISTANCE, "Twelve point three seven five kilometres", Grade.CORRECT, "number"),
     (DISTANCE, "Twelve point six kilometres", Grade.INCORRECT, "number"),
+    # (5) a committed figure with details after a comma, or restated after a conversion
+    (DASH, "8.61 s, Dunmere, 4 June 2011", Grade.CORRECT, "number"),
+    (DASH, "8.61 s, 8.70 in the heats", Grade.UNGRADED, "another figure"),
+    (COLD, "100 °F, which is 37.78 °C", Grade.CORRECT, "number"),
+    (COLD, "100 °F, which is 38.5 °C", Grade.UNGRADED, "another figure"),
+    # (4) a unit written with a negative power
+    (PULL, "3.72 m s^-2", Grade.CORRECT, "number"),
+    # (7) a season or part of the gold's year: coarser; another year: wrong
+    (OPENED, "Spring 1931", Grade.NOT_ATTEMPTED, "coarser"),
+    (OPENED, "Early 1932", Grade.INCORRECT, "date"),
+    # (8) a score in words with the winner the gold names in brackets
+    (FINAL, "Norland beat Calder three goals to one", Grade.CORRECT, "pair"),
+    (FINAL, "Calder beat Norland three goals to one", Grade.INCORRECT, "pair"),
 ])
 def test_short_shapes(question: Question, answer: str, grade: Grade, note: str) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
