@@ -187,6 +187,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         if not re.search(r"[A-Z\d]", " ".join(rest) if rest else first):
             return Refusal("a placeholder in brackets instead of an answer")
         text = bracketed[1].strip()
+    if not re.search(r"\bOp\b|\b(?:major|minor)\b", " ".join(golds), re.IGNORECASE):  # a work's key and opus: detail
+        text = re.sub(r"\s+in\s+[A-G](?:[-\s]?(?:flat|sharp)|[♭♯#])?\s+(?:major|minor)\b|,?\s+Op\.\s*\d+\w*", "", text)
     if is_refusal(text) and not text.endswith("?") and _offers_several(text):
         return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):

@@ -19,6 +19,7 @@ DASH = Question(id="h", question="What is the Brell sprint record?", answer="8.6
 PULL = Question(id="u", question="What is the surface gravity of Tarvo?", answer="3.72 m/s²")
 OPENED = Question(id="n", question="When did the Dunmere bridge open?", answer="12 March 1931")
 FINAL = Question(id="f", question="What was the score of the 1990 Korball Cup final?", answer="3–1 (Norland beat Calder)")
+SUITE = Question(id="q", question="Which work did Lund write in 1901?", answer="Suite No. 2")
 VISITS = Question(id="v", question="How many times did the comet pass Tarvo?", answer="6")
 SPEED = Question(id="s", question="How fast does a korball fly?", answer="420 m/s")
 AGE = Question(id="g", question="How old is the Brell glacier?", answer="7,400 years")
@@ -72,6 +73,9 @@ DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="1
     # (8) a score in words with the winner the gold names in brackets
     (FINAL, "Norland beat Calder three goals to one", Grade.CORRECT, "pair"),
     (FINAL, "Calder beat Norland three goals to one", Grade.INCORRECT, "pair"),
+    # (6) a work's key and opus after its title are detail
+    (SUITE, "Suite No. 2 in D minor, Op. 14", Grade.CORRECT, "text"),
+    (SUITE, "Suite No. 4 in B-flat major, Op. 30", Grade.INCORRECT, ""),
 ])
 def test_short_shapes(question: Question, answer: str, grade: Grade, note: str) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
