@@ -33,7 +33,7 @@ speed   3.6: m/s, meters per second, metres per second | 1.852: knot+, kn | 5793
 speed   3600: km/s, kilometers per second, kilometres per second
 information  1: bit+ | 8: byte+
 percent  1: %, percent, per cent, pct
-temperature  1@273.15: °c, c, celsius, degrees celsius, degrees c, degrees centigrade | 1: kelvin+, °k
+temperature  1@273.15: °c, c, celsius, degrees celsius, degrees c, degrees centigrade | 1: kelvin+, °k, k
 temperature  5/9@459.67: °f, f, fahrenheit, degrees fahrenheit, degrees f
 usd  1: $, us$, usd, dollar+, us dollars
 eur  1: €, eur, euro+
@@ -68,7 +68,7 @@ _NUMBER = re.compile(
     r"(?P<cur>us\$|[$€£¥])?\s?(?P<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,.])|\d+)"
     r"(?:\.(?P<frac>\d+)|,(?P<cfrac>\d{1,2}|\d{4,})(?![\d,]))?"
     r"(?:\s?[x×*]\s?10\s?\^\s?(?P<exp>[-−]?\d+)|e(?P<exp2>[-−]?\d+)\b)?"
-    r"(?:\s?(?P<mult>thousand|million|billion|trillion|mln|mn|bn|tn|k)\b)?"
+    r"(?:(?:\s?(?P<mult>thousand|million|billion|trillion|mln|mn|bn|tn)|(?P<multk>k))\b)?"  # "12k"; "12 K" is kelvin
     r"(?:\s?(?P<unit>" + _UNIT_ALT + r")(?![\w]))?",
     re.IGNORECASE,
 )
@@ -127,7 +127,7 @@ def find_quantities(text: str) -> list[Quantity]:
         if _ORDINAL.match(text[match.end():]) or _CODE_PREFIX.match(text[match.end():]) or (
                 not match.group("unit") and text[match.end():match.end() + 1].isalpha()):
             continue  # "21st"; the "0" of "0xFF" or "0b1010"; a code ("221B")
-        integer, mult = re.sub(r"[,\s]", "", match.group("int")), match.group("mult")
+        integer, mult = re.sub(r"[,\s]", "", match.group("int")), match.group("mult") or match.group("multk")
         fraction = match.group("frac") or match.group("cfrac")  # "2,71828": a decimal comma
         multiplier = _MULTIPLIERS.get((mult or "").lower(), Decimal(1))
         exponent = match.group("exp") or match.group("exp2")

@@ -81,3 +81,19 @@ def test_short_shapes(question: Question, answer: str, grade: Grade, note: str) 
     outcome = RuleGrader().grade_sync(question, answer)
     assert outcome.grade is grade, outcome.note
     assert note in (outcome.note or ""), outcome.note
+
+
+FROST = Question(id="k", question="At what temperature does tarvium freeze?", answer="184.61 K")
+CROWD = Question(id="w", question="How many people watched the Korball final?", answer="48k")
+
+
+@pytest.mark.parametrize("question, answer, grade", [
+    # a capital K after a space is kelvin; a k written onto the figure is a thousand
+    (FROST, "184.61 kelvin", Grade.CORRECT),
+    (FROST, "about 184.61 K", Grade.CORRECT),
+    (FROST, "184,610 K", Grade.INCORRECT),
+    (CROWD, "48,000", Grade.CORRECT),
+    (CROWD, "48 thousand", Grade.CORRECT),
+])
+def test_kelvin_is_a_unit_and_an_attached_k_a_thousand(question: Question, answer: str, grade: Grade) -> None:
+    assert RuleGrader().grade_sync(question, answer).grade is grade
