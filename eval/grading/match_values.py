@@ -237,10 +237,10 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     if figures != gold_figures and figures != tuple(pair[::-1] for pair in gold_figures):
         return Finding(Found.CONFLICT, "pair", "other figures than the gold's")
     if winner and gold_winner:
-        said, named = set(words(winner)) - {"the"}, set(words(gold_winner)) - {"the"}
-        if said <= named or named <= said:
+        told, named = set(words(winner)) - {"the"}, set(words(gold_winner)) - {"the"}
+        if told <= named or named <= told:
             return Finding(Found.MATCH, "pair", "the gold's figures and winner")
-        return Finding(Found.UNSURE if said & named else Found.CONFLICT, "pair", "another winner")
+        return Finding(Found.UNSURE if told & named else Found.CONFLICT, "pair", "another winner")
     if figures == gold_figures and not winner:
         return Finding(Found.MATCH, "pair", "the gold's figures in order")
     return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
