@@ -14,6 +14,7 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v2.jsonl",
     DATA / "grading_cases_locked_v3.jsonl",
     DATA / "grading_cases_locked_v4.jsonl",
+    DATA / "grading_cases_locked_v5.jsonl",
     DATA / "grading_cases_locked_v6.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
