@@ -60,7 +60,7 @@ def figures_text(text: str) -> str:
 
 
 def _gold_figure(gold: str) -> tuple[Quantity, set[str]] | None:
-    """The gold's figure and the words beside it that are not its unit ("pairs" in "23 pairs")."""
+    """The gold's figure and the words beside it that are not its unit ("pairs" in "12 pairs")."""
     if (quantity := gold_quantity(text := figures_text(gold))) is None:
         return None
     return quantity, set(words(text[:quantity.start] + " " + text[quantity.end:])) - _APPROXIMATORS
