@@ -60,7 +60,11 @@ _FUNCTION_WORDS = frozenset("a an the of in at on to for by and is was are were 
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were|would\s+be))|the\s+answer\s+is"
                       r"|answer\s*:)\s+", re.IGNORECASE)
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
-_DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|\(|\s[—–-]\s|[—–]\s?)")
+# Where a claim's head ends: a comma, a bracket (not one inside a name: "X(II) oxide"), a dash (not
+# one joining a span of years: "1998–99").
+_DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|(?<=\s)\(|(?<!\s)\((?![^()]*\)\s*\w)|\s[—–-]\s"
+                     r"|(?<!\d{4})[—–]\s?|[—–](?!\d\d)\s?)")
+_LOCATED = re.compile(r"^(.+?)\s+(?:in|at|near)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s*\.?$")  # "X in Y"
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
@@ -80,11 +84,22 @@ _NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|so
                          re.IGNORECASE)
 
 
+# British spellings read the American way ("-isation", "-ise", "-our", "-tre", "-ogue"); words too short
+# for an ending to be a spelling ("tour", "rise") are left alone.
+_BRITISH = re.compile(r"(?<=\w{2})(?:is(?=ation$|e$|ed$|ing$|er$)|our(?=$|ed$|ing$|ite$|able$)|tre(?=$|d$)|ogue(?=$))")
+_AMERICAN = {"is": "iz", "our": "or", "tre": "ter", "ogue": "og"}
+
+
+def _american(word: str) -> str:
+    return _BRITISH.sub(lambda m: _AMERICAN[m[0]], word) if len(word) >= 5 else word
+
+
 def words(text: str) -> list[str]:
-    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a plural "s" dropped."""
+    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a plural "s" dropped,
+    British spellings read the American way."""
     text = spelled_to_digits(strip_accents(text)).lower().replace("'s ", " ").replace("&", " and ")
     found = re.findall(r"[a-z0-9]+[+#]*", text)
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in found]
+    return [_american(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w) for w in found]
 
 
 def head(claim: str, question: str) -> tuple[str, str]:
@@ -197,7 +212,7 @@ _TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lad
                     "rev".split())
 _PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
-# "which <role>" asks for a person too, but a surname alone may be a relative's there.
+# "which <role>" asks for a person too.
 _ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
                    r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian)\b", re.I)
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
@@ -217,9 +232,9 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> str | None:
+def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     """How the claim names the gold person, if it does: the names in another order, a further surname, the
-    surname alone (when `alone`), or the first given name and surname with middle names or initials left
+    surname alone, or the first given name and surname with middle names or initials left
     out, added (`bare`) or written out; a title and a surname's particles are optional, a generation not."""
     if claim[1:]:
         claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
@@ -229,14 +244,14 @@ def _name(claim: list[str], gold: list[str], bare: bool, alone: bool = True) -> 
     if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \
             and claim[-1] not in "jr sr junior senior fil pere elder younger".split():  # a generation ("fils": "fil")
         return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
-    if len(claim) > 1 and claim == gold[-len(claim):] and alone:
+    if len(claim) > 1 and claim == gold[-len(claim):]:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
             min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
     given, wanted = claim[:-1], gold[:-1]
     if not given:
-        return "the surname alone" if alone else None
+        return "the surname alone"
     while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
         wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
     if bare and len(given) > len(wanted) and _same_given(given[0], wanted[0]) and _within(wanted, given) and all(
@@ -290,7 +305,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
-    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare, alone=person) or (
+    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
@@ -301,6 +316,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (place := _PLACE_QUALIFIED.match(_LEAD_IN.sub("", claim.strip()))) and "," not in gold \
             and _PLACE_ASKED.search(question) and content(place[1], implied) == wanted:
         return Finding(Found.MATCH, "place", "the gold with its region or country after a comma")  # namesake risk
+    located = _LOCATED.match(answer)
+    if located and not _PLACE_ASKED.search(question) and content(located[1], implied) == wanted:
+        return Finding(Found.MATCH, "text", "the gold, then where it is ('in …')")
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
     if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")

@@ -143,7 +143,7 @@ def _clauses(text: str) -> list[str]:
 _DISCLAIMS = re.compile(
     r"\bi(?:'m|\s+am)?\s+(?:not\s+(?:sure|certain)|unsure|(?:do\s*n[o']?t|can(?:not|'t)|could\s*n[o']?t|won't"
     r"|will\s+not)\s+(?:\w+ly\s+|quite\s+)?(?:know|recall|remember|name|say|tell|guess|identify|give|place))\s+"
-    r"(?:(?:of|about)\s+(?P<noun>[^,;.]+)|(?P<asked>(?:who|what|which|when|where|how|whether|the|its|his|her|their)\b"
+    r"(?:(?:of|about)\s+(?P<noun>[^,;.]+)|(?P<asked>(?:(?:by|from|to|with|for)\s+)?(?:who|whom|what|which|when|where|how|whether|the|its|his|her|their)\b"
     r"[^,;.]*))", re.IGNORECASE)
 
 

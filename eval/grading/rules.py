@@ -13,6 +13,7 @@ import re
 from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.dates import compare_date, find_dates, find_periods, gold_date
+from factprobe.eval.grading.match_codes import compare_code
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
@@ -41,7 +42,7 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         if ZERO.fullmatch(gold) or count and count.value == 0:
             return Finding(Found.MATCH, "zero", "the gold is zero")
         return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
-    for kind in (compare_pair, compare_date, compare_number):
+    for kind in (compare_pair, compare_date, compare_number, compare_code):
         if (finding := kind(claim, gold, question)) is not None:
             return finding
     if words(claim) == words(gold):
@@ -60,9 +61,21 @@ _PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have
 _STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
 
 
+# A span of two years in one century, the second in full ("1998-1999", "1998/1999"): written as a season is.
+_FULL_SPAN = re.compile(r"\b(1\d|20)(\d\d)\s*[-–—/]\s*\1(\d\d)\b")
+_SPAN = re.compile(r"\b\d{4}\s*[-–—/]\s*\d\d(?:\d\d)?\b")
+
+
+def _short_span(text: str) -> str:
+    """Year spans within a century written the short way, with an en dash ("1998–99")."""
+    return _FULL_SPAN.sub(r"\1\2–\3", text)
+
+
 def compare_claim(claim: str, golds: list[str], question: str) -> Finding:
     """The claim against the gold and its aliases (a match with any one wins); a gold with umlauts is
-    also read with them written out ("Götze" as "Goetze")."""
+    also read with them written out ("Götze" as "Goetze"); spans of years are read the short way."""
+    if any(_SPAN.search(gold) for gold in golds):  # a season asked: "1998-1999" is "1998–99"
+        claim, golds = _short_span(claim), [_short_span(gold) for gold in golds]
     forms = list(dict.fromkeys([*golds, *(gold.translate(_UMLAUTS) for gold in golds)]))
     return combine([_compare_one(claim, gold, question) for gold in forms], notation=NOTATION)
 
@@ -88,7 +101,21 @@ def _figure_guess(context: str, gold: str, question: str) -> bool:
 # nothing ("it is somewhere in …", "it is a kind of …"): no guess, unless a place is asked and one is named.
 _BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:know|remember|recall))\b(?P<known>.*)"
                          r"|(?i:it|this|that)\s+(?:is|was)\s+(?:somewhere\b.*|(?:an?|the)\s+[^A-Z]+))$")
-_PLACE_ASKED = re.compile(r"\bwhere\b|\bwhich\s+(?:city|town|country|state|province|region|place|island)\b", re.I)
+# A past event told of the asked thing ("it premiered in …", "they were published in the …"): no guess where
+# neither a place nor a figure is asked, and the only names follow a preposition of place.
+_EVENT = re.compile(r"^(?:it|they|he|she|this|that|the\s+[a-z]+)\s+(?:(?:was|were)\s+)?[a-z]+ed\b(?P<rest>.*)$")
+_WHERE_NAMED = re.compile(r"\b(?:in|at|near|from|out\s+of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
+_PLACE_ASKED = re.compile(r"\bwhere\b|\bhost|\b(?:which|what)\s+(?:\w+\s+)?(?:city|town|country|nation|state|province"
+                          r"|region|place|island|continent|venue|county|capital)\b", re.IGNORECASE)
+
+
+def _tells_an_event(context: str, gold: str, question: str) -> bool:
+    """The context tells a past event of the asked thing, naming only where it happened, for a gold
+    that is no figure or date and a question that asks no place."""
+    event = _EVENT.match(context.strip())
+    if event is None or _PLACE_ASKED.search(question) or re.search(r"\d", gold) or gold_date(gold) is not None:
+        return False
+    return not re.search(r"[A-Z]", _WHERE_NAMED.sub("", event["rest"]))
 
 
 def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
@@ -108,11 +135,14 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
         if value is not None and (value.found is Found.VAGUE or (
                 value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
             continue
-        figures = value is not None or re.search(r"\d", spelled_to_digits(context))
+        figures = (value is not None or re.search(r"\d", spelled_to_digits(context))) and (
+            re.search(r"\d", spelled_to_digits(gold)) or gold_date(gold) is not None)  # a figure can't name a name
         if reading.hedged and not described or _ANSWERS.search(context) or figures and not (
                 declined and not _figure_guess(context, gold, question)) or related(content(context, asked),
                                                                                     content(gold, asked)):
             return False
+        if _tells_an_event(context, gold, question):
+            continue
         named = {w for clause in context.split(",") for w in words(" ".join(
             m for m in _NAMED.findall(clause.strip())[1:] if m != "I"))}
         short = len(content(head(context, question)[0], asked)) <= NAMING_WORDS

@@ -1,0 +1,94 @@
+"""Match kind `code`: a currency or a chemical element named by its standard code or its name.
+
+The codes are standards kept by well-maintained libraries, not by us: ISO 4217 currencies from
+pycountry (alpha code and name) and the elements' symbols and names from periodictable. A claim and
+a gold that both resolve match when they resolve to the same code and conflict when they resolve
+to different ones; anything that does not resolve is left to the other kinds. Used only where the
+question asks for a currency or for an element or its symbol, so "Mercury" the planet or a word that
+happens to be a code is never read as one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import cache
+
+from factprobe.eval.core.normalize import strip_accents
+from factprobe.eval.grading.match_text import Finding, Found, head
+
+_CURRENCY_ASKED = re.compile(r"\bcurrenc(?:y|ies)\b|\biso\s*4217\b", re.IGNORECASE)
+_ELEMENT_ASKED = re.compile(r"\b(?:chemical\s+)?(?:element|symbol)s?\b|\bmetal\b|\bnoble\s+gas\b", re.IGNORECASE)
+
+
+def _key(text: str) -> str:
+    """Lower case, no accents or punctuation, no leading article."""
+    text = re.sub(r"[^\w\s]", " ", strip_accents(text).casefold())
+    return re.sub(r"^(?:the|a|an)\s+", "", re.sub(r"\s+", " ", text).strip())
+
+
+@cache
+def _currencies() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """ISO 4217: full names to codes, the last word of a name to its code where no other currency's
+    name ends in it ("yen", "zloty"; not "franc" or "dollar"), and the codes."""
+    import pycountry  # only where a currency is asked
+
+    names = {_key(c.name): c.alpha_3 for c in pycountry.currencies}
+    endings = Counter(name.split()[-1] for name in names)
+    last = {name.split()[-1]: code for name, code in names.items() if endings[name.split()[-1]] == 1}
+    return names, last, frozenset(names.values())
+
+
+def _currency(text: str, strict: bool) -> str | None:
+    """The ISO 4217 code a text names: a code, a full name, or (not `strict`) a name whose last word
+    belongs to one currency alone, other words before it ("Japanese yen")."""
+    names, last, codes = _currencies()
+    if re.fullmatch(r"[A-Z]{3}", text.strip()):
+        return text.strip() if text.strip() in codes else None
+    key = _key(text)
+    if key in names:
+        return names[key]
+    words = key.split()
+    if len(words) == 1 or not strict and words:
+        return last.get(words[-1])
+    return None
+
+
+@cache
+def _elements() -> dict[str, str]:
+    """Element names (lower case) and symbols (as written) to symbols."""
+    import periodictable  # only where an element is asked
+
+    found = {}
+    for element in periodictable.elements:
+        if element.number > 0:
+            found[element.name.lower()] = found[element.symbol] = element.symbol
+    found["aluminium"], found["sulphur"], found["caesium"] = "Al", "S", "Cs"  # the other spellings of three names
+    return found
+
+
+def _element(text: str) -> str | None:
+    """The symbol of the element a text names by its symbol (case as written) or its name."""
+    text = text.strip(" .")
+    table = _elements()
+    return table.get(text) if re.fullmatch(r"[A-Z][a-z]?", text) else table.get(_key(text))
+
+
+def compare_code(claim: str, gold: str, question: str) -> Finding | None:
+    """The claim's head against the gold as currencies or elements (see the module); None when the
+    question asks for neither or either side does not resolve."""
+    answer = head(claim, question)[0]
+    if _CURRENCY_ASKED.search(question):
+        wanted, said = _currency(gold, strict=False), _currency(answer, strict=False)
+        if wanted and said == wanted:
+            return Finding(Found.MATCH, "code", f"the same ISO 4217 currency ({wanted})")
+        if wanted and said and _currency(answer, strict=True):
+            return Finding(Found.CONFLICT, "code", f"another ISO 4217 currency ({said}, not {wanted})")
+    if _ELEMENT_ASKED.search(question) and (wanted := _element(gold)) and (said := _element(answer)):
+        same = said == wanted
+        return Finding(Found.MATCH if same else Found.CONFLICT, "code",
+                       f"the same element ({wanted})" if same else f"another element ({said}, not {wanted})")
+    return None
+
+
+__all__ = ["compare_code"]
