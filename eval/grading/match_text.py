@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
@@ -119,6 +120,21 @@ def head(claim: str, question: str) -> tuple[str, str]:
         return head(text[:end] + text[end:end + qualifier.end()].replace(",", " ") + text[end + qualifier.end():],
                     question)
     return text[:end].strip(" ."), text[end:]
+
+
+def names_a_country(text: str) -> bool:
+    """The text ends in the name of a country (ISO 3166, from pycountry): "France", "northern Italy"."""
+    names = _country_names()
+    found = words(text)
+    return any(" ".join(found[start:]) in names for start in range(len(found)))
+
+
+@cache
+def _country_names() -> frozenset[str]:
+    import pycountry  # only where a place is asked and another is named
+
+    return frozenset(" ".join(words(name)) for country in pycountry.countries for name in (
+        country.name, getattr(country, "common_name", ""), getattr(country, "official_name", "")) if name)
 
 
 def names_something(answer: str, said: list[str]) -> bool:
@@ -333,6 +349,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", f"a plural 'the' phrase may be a nickname ({answer[:60]})")
     if names_something(answer, said) and not glued and not related(said, wanted) \
             and not related(content(detail, implied), wanted):
+        if _PLACE_ASKED.search(question) and names_a_country(answer):  # coarser than a city, or wrong: knowledge
+            return Finding(Found.UNSURE, "text", f"a country, which may hold the gold ({answer[:60]})")
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
 
