@@ -15,7 +15,7 @@ from collections import Counter
 from functools import cache
 
 from factprobe.eval.core.normalize import strip_accents
-from factprobe.eval.grading.match_text import Finding, Found, head
+from factprobe.eval.grading.match_text import Finding, Found, head, words
 
 _CURRENCY_ASKED = re.compile(r"\bcurrenc(?:y|ies)\b|\biso\s*4217\b", re.IGNORECASE)
 _ELEMENT_ASKED = re.compile(r"\b(?:chemical\s+)?(?:element|symbol)s?\b|\bmetal\b|\bnoble\s+gas\b", re.IGNORECASE)
@@ -78,6 +78,8 @@ def compare_code(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's head against the gold as currencies or elements (see the module); None when the
     question asks for neither or either side does not resolve."""
     answer = head(claim, question)[0]
+    if not set(words(answer)) - set(words(question)):
+        return None  # the question's own words ("which element has the symbol W?" "W")
     if _CURRENCY_ASKED.search(question):
         wanted, said = _currency(gold, strict=False), _currency(answer, strict=False)
         if wanted and said == wanted:

@@ -43,7 +43,7 @@ _REFUSAL = re.compile(
     r"|(?:nothing|no\s+(?:\w+\s+)?(?:answer|name|figure|date))\s+(?:comes|springs)\s+to\s+mind"
     # "not sure which", "not sure about the other": the rest is not known
     r"|not\s+(?:sure|certain)\s+(?:which|who|what|when|where|how|(?:of|about)\s+(?:that|this|it\b|the\s+(?:other|rest|exact|precise"
-    r"|specific|day|date|month|year|figure|number|name|details?)|(?:the|its|his|her|their|[\w-]+'s)\s+(?:\w+\s+)?\w+(?=\s*[.!]?\s*$)))"
+    r"|specific|day|date|month|year|figure|number|name|details?)|(?:the|its|his|her|their|(?:the\s+)?[\w-]+'s)\s+(?:[\w'-]+\s+)?[\w'-]+(?=\s*[.!]?\s*$)))"
     r"|i'?m\s+(?:unsure|uncertain)\b|(?:not|isn't|is\s+not)\s+(?:familiar(?:\s+enough)?\s+with|something\s+i\s+(?:know|can))"
     r"|not\s+(?:confident|sure|certain)\s+enough\s+to"
     r"|\b(?:no|a)\s+clue\b|drawing\s+a\s+blank|(?:my\s+)?mind\s+(?:is|goes)\s+blank"

@@ -103,7 +103,8 @@ _BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:kno
                          r"|(?i:it|this|that)\s+(?:is|was)\s+(?:somewhere\b.*|(?:an?|the)\s+[^A-Z]+))$")
 # A past event told of the asked thing ("it premiered in …", "they were published in the …"): no guess where
 # neither a place nor a figure is asked, and the only names follow a preposition of place.
-_EVENT = re.compile(r"^(?:it|they|he|she|this|that|the\s+[a-z]+)\s+(?:(?:was|were)\s+)?[a-z]+ed\b(?P<rest>.*)$")
+_EVENT = re.compile(r"^(?:it|they|he|she|this|that|the\s+[a-z]+)\s+(?:(?:was|were)\s+)?(?:[a-z]+ly\s+|first\s+)?"
+                    r"[a-z]+ed\b(?P<rest>.*)$")
 _WHERE_NAMED = re.compile(r"\b(?:in|at|near|from|out\s+of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 _PLACE_ASKED = re.compile(r"\bwhere\b|\bhost|\b(?:which|what)\s+(?:\w+\s+)?(?:city|town|country|nation|state|province"
                           r"|region|place|island|continent|venue|county|capital)\b", re.IGNORECASE)

@@ -100,7 +100,23 @@ SPENT = {  # locked sets measured once and tuned on since: what each measured be
                                      "adversarial wrong answers CORRECT, 18.1% of unseen short answers undecided",
     "grading_cases_locked_v4.jsonl": "365 cases; before the fifth round decided agreement 99.0%, one "
                                      "adversarial wrong answer CORRECT, 17.4% of short answers undecided",
+    "grading_cases_locked_v6.jsonl": "167 cases; before the seventh session decided agreement 98.1%, none "
+                                     "CORRECT wrongly, 12.9% of short answers undecided",
 }
+
+
+def test_the_spent_fifth_locked_file_meets_the_targets() -> None:
+    """tests/data/grading_cases_locked_v5.jsonl (307 cases), measured once in the sixth session (decided
+    agreement 98.3%, one adversarial wrong answer CORRECT, 18.1% of short answers undecided) and tuned on
+    in the seventh. Two wrong decisions stay, both knowledge (another name of the gold, a broader place),
+    so it is held to the issue's targets rather than to no wrong decision."""
+    rows = asyncio.run(grade_cases(load_cases(Path(__file__).parents[2] / "data" / "grading_cases_locked_v5.jsonl"),
+                                   RuleGrader()))
+    figures = audit_summary(rows)
+    assert figures["decided_agreement"] >= 0.97 and figures["over_credit"] <= 0.01
+    assert figures["under_credit"] <= 0.02 and abs(figures["f_delta"]) <= 0.01
+    assert not [row.line for row in rows
+                if row.form == "adversarial" and row.label.value != "CORRECT" and row.grade.value == "CORRECT"]
 
 
 @pytest.mark.parametrize("name", sorted(SPENT))

@@ -18,7 +18,7 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Lassell's assistant", Grade.UNGRADED),
     ("Who discovered Neptune's moon Triton?", "William Lassell", "Not Galle — it was Lassell's telescope.",
      Grade.UNGRADED),
-    ("Which driver won the 1976 Formula One title?", "James Hunt", "Hunt", Grade.UNGRADED),
+    ("Which driver won the 1976 Formula One title?", "James Hunt", "Hunt", Grade.CORRECT),  # a surname alone
     ("Who built the first telescope?", "Hans Lipperhey", "It's a Dutch invention, but I can't name the maker.",
      Grade.NOT_ATTEMPTED),                         # declines the asked thing; the rest offers no candidate
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's the Galileo design, I think.",
@@ -119,7 +119,7 @@ def test_figure_detail_shapes(question: str, gold: str, answer: str, grade: Grad
     ("Who painted 'Water Lilies'?", "Claude Monet", "Manet", Grade.UNGRADED),
     ("What was the birth name of the author called Mark Twain?", "Samuel Langhorne Clemens", "Samuel Clemens",
      Grade.CORRECT),                                                          # a middle name dropped
-    ("Which element has atomic number 79?", "Gold", "Au", Grade.UNGRADED),
+    ("Which element has atomic number 79?", "Gold", "Au", Grade.CORRECT),   # the `code` kind: its symbol
     ("Which gas do plants take in for photosynthesis?", "Carbon dioxide", "CO₂", Grade.UNGRADED),
     ("What is the SI unit of power?", "Watt", "watts", Grade.CORRECT),
     ("Which amendment ended Prohibition?", "21st Amendment", "Amendment XXI", Grade.UNGRADED),
@@ -138,7 +138,7 @@ def test_other_spelling_shapes(question: str, gold: str, answer: str, grade: Gra
 @pytest.mark.parametrize("question, gold, answer, grade", [
     # a symbol that is also a word is the gold only when it is the whole answer
     ("Which element has atomic number 53?", "Iodine", "I think it's chlorine", Grade.INCORRECT),
-    ("Which element has atomic number 53?", "Iodine", "I would say bromine", Grade.UNGRADED),
+    ("Which element has atomic number 53?", "Iodine", "I would say bromine", Grade.INCORRECT),  # another element
     ("Which element has atomic number 53?", "Iodine", "Iodine (I)", Grade.CORRECT),
     ("Which element is the lightest noble gas?", "Helium", "He was the first to find it: neon", Grade.UNGRADED),
     ("Which element has the chemical symbol W?", "Tungsten", "**W**", Grade.UNGRADED),

@@ -87,7 +87,7 @@ def test_wrong_decision_shapes(question: Question, answer: str, grade: Grade, no
     (AGENCY, "WKU", Grade.CORRECT),                             # the initials of the gold's words
     (AGENCY, "WKF", Grade.UNGRADED),                            # another abbreviation: the judge's
     (COMPOSER, "Erik Karl Lund", Grade.CORRECT),                # the gold's initials written out
-    (COMPOSER, "Lund", Grade.UNGRADED),                         # a surname alone may be a relative's
+    (COMPOSER, "Lund", Grade.CORRECT),                          # a surname alone (a relative's: the risk taken)
     (SINGER, "Merrow Anna", Grade.CORRECT),                     # family name first
     (WRITER, "Mara Olsen Vik Dahl", Grade.CORRECT),             # a further surname after the gold
     (WRITER, "Mara Olsen Vik Jr.", Grade.UNGRADED),             # a generation: another person

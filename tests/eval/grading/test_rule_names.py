@@ -26,7 +26,7 @@ PAIR = Question(id="p4", question="Who were the two founders of the company?", a
     (DISCOVERER, "Caroline Herschel or William Herschel", Grade.UNGRADED),
     (DISCOVERER, "William Herschel and Caroline Herschel", Grade.UNGRADED),
     (AUTHOR, "Phyllis Dorothy James", Grade.CORRECT),               # the gold's initials written out
-    (AUTHOR, "James", Grade.UNGRADED),                             # a surname alone: "which author" may be a relative
+    (AUTHOR, "James", Grade.CORRECT),                              # a surname alone, wherever a person is asked
     (AUTHOR, "Henry James", Grade.UNGRADED),
     (SPOUSE, "Marie", Grade.CORRECT),                              # the surname is in the question
     (SPOUSE, "Marie Sklodowska Curie", Grade.UNGRADED),            # an added middle name: or a relative

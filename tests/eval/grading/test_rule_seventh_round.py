@@ -1,0 +1,133 @@
+"""The shapes the rule grader's last rounds decide, and the ones they leave to the judge.
+
+The `code` match kind (ISO 4217 currencies from pycountry, element symbols from periodictable), a
+surname alone wherever a person is asked, spans of years read the short way, British spellings, the
+gold followed by where it is, refusals that name what they decline or tell a past event, and a
+country named where a city is asked. Examples are made up for these tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.grading.base import GradeOutcome
+from factprobe.eval.grading.match_text import words
+from factprobe.eval.grading.rules import RuleGrader
+
+
+def _outcome(question: str, gold: str | list[str], answer: str) -> GradeOutcome:
+    golds = [gold] if isinstance(gold, str) else gold
+    asked = Question(id="r", question=question, answer=golds[0], aliases=golds[1:])
+    return RuleGrader().grade_sync(asked, answer)
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("Which currency does Denmark issue?", "Danish krone", "DKK", Grade.CORRECT),
+    ("Which currency does Denmark issue?", "Danish krone", "Danish Krone", Grade.CORRECT),
+    ("Which currency does Denmark issue?", "Danish krone", "SEK", Grade.INCORRECT),
+    ("Which currency does Denmark issue?", "Danish krone", "The forint", Grade.INCORRECT),
+    ("Which currency does Hungary issue?", "Hungarian forint", "Forint", Grade.CORRECT),
+    ("What is the ISO 4217 code of Hungary's currency?", "HUF", "HUF", Grade.CORRECT),
+    ("What is the ISO 4217 code of Hungary's currency?", "HUF", "HUN", Grade.UNGRADED),  # no currency code
+    ("Which element has atomic number 47?", "Silver", "Ag", Grade.CORRECT),
+    ("What is the chemical symbol of element 47?", "Ag", "Silver", Grade.CORRECT),
+    ("Which element has the chemical symbol Ag?", "Silver", "Ag", Grade.UNGRADED),  # the question's own words
+    ("What is the chemical symbol of silver?", "Ag", "Au", Grade.INCORRECT),
+    ("What is the chemical symbol of silver?", "Ag", "Si", Grade.INCORRECT),
+])
+def test_codes_of_currencies_and_elements(question: str, gold: str, answer: str, grade: Grade) -> None:
+    outcome = _outcome(question, gold, answer)
+    assert outcome.grade is grade, (outcome.note or "")
+    if grade is not Grade.UNGRADED:
+        assert (outcome.note or "").startswith("code:") or (outcome.note or "").startswith("text:")
+
+
+def test_a_currency_word_several_currencies_end_in_is_left_to_the_judge() -> None:
+    """"Krone" ends the Danish and the Norwegian names: neither a match nor a conflict by the code kind."""
+    assert _outcome("Which currency does Denmark issue?", "Danish krone", "SEK").note.startswith("code:")
+    assert not _outcome("Which currency does Norway issue?", "Norwegian krone", "the krone").note.startswith(
+        "code: another")
+
+
+def test_a_symbol_is_read_as_an_element_only_where_an_element_is_asked() -> None:
+    """A planet's name is no element there: its chemical symbol is not the planet."""
+    outcome = _outcome("Which planet is closest to the Sun?", "Mercury", "Hg")
+    assert outcome.grade is not Grade.CORRECT
+
+
+@pytest.mark.parametrize("question", ["Who composed the oratorio?", "Which composer wrote the oratorio?",
+                                      "Which physicist proposed the model?"])
+def test_a_surname_alone_names_the_person_wherever_a_person_is_asked(question: str) -> None:
+    outcome = _outcome(question, "Ottavio Bellandi", "Bellandi")
+    assert (outcome.grade, (outcome.note or "")) == (Grade.CORRECT, "name: the surname alone")
+
+
+def test_a_surname_the_question_already_says_answers_nothing() -> None:
+    outcome = _outcome("Which member of the Bellandi family composed the oratorio?", "Ottavio Bellandi", "Bellandi")
+    assert outcome.grade is Grade.UNGRADED
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("the 1987–1988 season", Grade.CORRECT), ("1987-1988", Grade.CORRECT), ("1987/88", Grade.CORRECT),
+    ("the 1988–1989 season", Grade.UNGRADED)])  # another season: not decided by the rules
+def test_a_season_written_with_both_years_in_full(answer: str, grade: Grade) -> None:
+    assert _outcome("In which season did the club win its first title?", "1987–88", answer).grade is grade
+
+
+def test_a_span_of_years_is_not_read_as_a_season_where_a_year_is_asked() -> None:
+    """Only a gold that is itself a span makes a span of years one answer; else it is two dates."""
+    assert _outcome("In which year did the siege end?", "1687", "1683–1687").grade is not Grade.CORRECT
+
+
+def test_british_and_american_spellings_are_one_word() -> None:
+    assert words("organisation centre colour catalogue") == words("organization center color catalog")
+    assert words("tour four rise") == ["tour", "4", "rise"]  # too short for an ending to be a spelling
+    outcome = _outcome("Which body runs the games?", "International Sports Organization",
+                       "International Sports Organisation")
+    assert outcome.grade is Grade.CORRECT
+
+
+def test_the_gold_then_where_it_is() -> None:
+    outcome = _outcome("Which body awards the medal?", "Royal Society of Cartographers",
+                       "The Royal Society of Cartographers in Edinburgh")
+    assert outcome.grade is Grade.CORRECT and "where it is" in (outcome.note or "")
+    # where a city is asked, a place after "in" may be a namesake elsewhere: not read as detail
+    city = _outcome("Which city hosts the fair?", "Valmont", "Valmont in Quebec")
+    assert "where it is" not in (city.note or "")
+
+
+def test_a_bracket_inside_a_name_is_not_detail() -> None:
+    """A name with a bracket glued into it ("X(II) chloride") names a compound, not the element X."""
+    outcome = _outcome("Which metal is used in the alloy?", "Iron", "Iron(III) chloride")
+    assert outcome.grade is not Grade.CORRECT
+
+
+@pytest.mark.parametrize("answer", ["I'm not sure of the town's name.", "I'm not sure of Vennland's capital."])
+def test_a_refusal_that_names_the_asked_thing(answer: str) -> None:
+    assert _outcome("Which town is the seat of Vennland?", "Orsk", answer).grade is Grade.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("I'm unsure; it was first performed in Prague in the 1790s.", Grade.NOT_ATTEMPTED),
+    ("They were printed in the 1780s, but I don't remember by whom.", Grade.NOT_ATTEMPTED),
+    ("I'm unsure; it was first performed by Anton Dreyer.", Grade.UNGRADED),  # a name: maybe a guess
+])
+def test_a_refusal_beside_a_past_event(answer: str, grade: Grade) -> None:
+    assert _outcome("Who composed the cantata?", "Ottavio Bellandi", answer).grade is grade
+
+
+def test_a_past_event_is_a_guess_where_a_place_is_asked() -> None:
+    outcome = _outcome("In which city was the cantata first performed?", "Prague",
+                       "I'm unsure; it was first performed in Vienna.")
+    assert outcome.grade is not Grade.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("answer", ["Portugal", "northern Portugal"])
+def test_a_country_where_a_city_is_asked_may_hold_it(answer: str) -> None:
+    outcome = _outcome("In which city is the observatory?", "Coimbra", answer)
+    assert outcome.grade is Grade.UNGRADED and "country" in (outcome.note or "")
+
+
+def test_another_city_where_a_city_is_asked_is_wrong() -> None:
+    assert _outcome("In which city is the observatory?", "Coimbra", "Braga").grade is Grade.INCORRECT
