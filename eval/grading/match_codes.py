@@ -1,11 +1,12 @@
-"""Match kind `code`: a currency or a chemical element named by its standard code or its name.
+"""Match kind `code`: a currency, a chemical element or a unit named by its standard code or its name.
 
 The codes are standards kept by well-maintained libraries, not by us: ISO 4217 currencies from
-pycountry (alpha code and name) and the elements' symbols and names from periodictable. A claim and
+pycountry (alpha code and name), the elements' symbols and names from periodictable, and units'
+symbols and names from pint. A claim and
 a gold that both resolve match when they resolve to the same code and conflict when they resolve
 to different ones; anything that does not resolve is left to the other kinds. Used only where the
-question asks for a currency or for an element or its symbol, so "Mercury" the planet or a word that
-happens to be a code is never read as one.
+question asks for a currency, an element or its symbol, or a unit, so "Mercury" the planet or a word
+that happens to be a code is never read as one.
 """
 
 from __future__ import annotations
@@ -13,11 +14,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import cache
+from typing import Any
 
 from factprobe.eval.core.normalize import strip_accents
 from factprobe.eval.grading.match_text import Finding, Found, head, words
 
 _CURRENCY_ASKED = re.compile(r"\bcurrenc(?:y|ies)\b|\biso\s*4217\b", re.IGNORECASE)
+_UNIT_ASKED = re.compile(r"\bunits?\b", re.IGNORECASE)
 _ELEMENT_ASKED = re.compile(r"\b(?:chemical\s+)?(?:element|symbol)s?\b|\bmetal\b|\bnoble\s+gas\b", re.IGNORECASE)
 
 
@@ -74,6 +77,26 @@ def _element(text: str) -> str | None:
     return table.get(text) if re.fullmatch(r"[A-Z][a-z]?", text) else table.get(_key(text))
 
 
+@cache
+def _units() -> Any:
+    import pint  # only where a unit is asked
+
+    return pint.UnitRegistry()
+
+
+def _unit(text: str) -> str | None:
+    """The unit a text names by its symbol (case as written) or its name (any case): pint's name for it."""
+    text = re.sub(r"^(?:the|a|an)\s+", "", text.strip(" ."), flags=re.IGNORECASE)
+    if not text or len(text.split()) > 3:
+        return None
+    for form in dict.fromkeys([text, text.lower()]):
+        try:
+            return str(_units().parse_units(form))
+        except Exception:  # pint raises several kinds for a word that is no unit
+            continue
+    return None
+
+
 def compare_code(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's head against the gold as currencies or elements (see the module); None when the
     question asks for neither or either side does not resolve."""
@@ -86,6 +109,10 @@ def compare_code(claim: str, gold: str, question: str) -> Finding | None:
             return Finding(Found.MATCH, "code", f"the same ISO 4217 currency ({wanted})")
         if wanted and said and _currency(answer, strict=True):
             return Finding(Found.CONFLICT, "code", f"another ISO 4217 currency ({said}, not {wanted})")
+    if _UNIT_ASKED.search(question) and (unit := _unit(gold)) and (named := _unit(answer)):
+        same = named == unit
+        return Finding(Found.MATCH if same else Found.CONFLICT, "code",
+                       f"the same unit ({unit})" if same else f"another unit ({named}, not {unit})")
     if _ELEMENT_ASKED.search(question) and (wanted := _element(gold)) and (said := _element(answer)):
         same = said == wanted
         return Finding(Found.MATCH if same else Found.CONFLICT, "code",

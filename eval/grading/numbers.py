@@ -137,7 +137,8 @@ def find_quantities(text: str) -> list[Quantity]:
         unit = (match.group("unit") or "").lower()
         if unit == "m" and currency:
             unit, multiplier = "", Decimal(10) ** 6
-        approx = bool(APPROXIMATE.search(before[-25:]))
+        unsigned = re.sub(r"(?:[-−]|\b(?:minus|negative)\s+)$", "", before)  # "about −39": the word before the sign
+        approx = bool(APPROXIMATE.search(unsigned[-25:]))
         coarse = approx or multiplier != 1 or bool(exponent)
         value = Decimal(integer + ("." + fraction if fraction else "")) * multiplier
         if re.search(r"(?:^|[\s(])[-−]$|\b(?:minus|negative)\s+$", before, re.IGNORECASE):
@@ -145,7 +146,8 @@ def find_quantities(text: str) -> list[Quantity]:
         step = _step(integer, fraction, coarse) * multiplier
         unit_key = unit or (currency or "").lower()
         dimension, factor = _UNITS.get(unit_key, (None, Decimal(1)))
-        bound = "lower" if LOWER_BOUND.search(before[-25:]) else "upper" if UPPER_BOUND.search(before[-25:]) else None
+        near = unsigned[-25:]
+        bound = "lower" if LOWER_BOUND.search(near) else "upper" if UPPER_BOUND.search(near) else None
         year_like = (not fraction and not mult and not unit and not currency and match.group("int").isdigit()
                      and len(integer) == 4 and 1000 <= int(integer) <= 2100)
         found.append(Quantity(value, step, dimension, factor, approx, bound, year_like,

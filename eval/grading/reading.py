@@ -217,6 +217,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
     if ";" in claim:
         return Unreadable("several statements")
+    if re.fullmatch(r"[^,]+,\s+or\s+[A-Z][^,]*", claim) and not hedged:  # "X, or Y": a work's alternative title too
+        return Unreadable("a name, then another after ', or' (an alternative title, or a second candidate)")
     if (several := _CANDIDATES.search(claim)) and several.group(0).strip().lower() not in gold_text.split():
         offered = re.sub(r"^(?:(?:it'?s|it\s+(?:is|was))\s+)?either\s+", "", claim, flags=re.IGNORECASE)
         items = [item.strip(" ,.") for item in _CANDIDATES.split(offered) if item.strip(" ,.")]

@@ -34,7 +34,7 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     (LAKE, "Victoria", Grade.CORRECT),                           # "lake" is implied by the question
     (MUSEUM, "Amsterdam", Grade.CORRECT),                        # the gold's leading preposition
     (PRIZE, "The Booker Prize", Grade.CORRECT),                  # "award" is implied
-    (VOLCANO, "Mount St. Helens", Grade.UNGRADED),                # a type word beside an untyped gold
+    (VOLCANO, "Mount St. Helens", Grade.CORRECT),                 # a feature's kind added to its name
     # Over-credit shapes: the gold's words are there, the answer is still wrong.
     (CAPITAL, "Either Porto or Lisbon", Grade.INCORRECT),
     (CAPITAL, "Lisbon or maybe Coimbra", Grade.INCORRECT),
@@ -159,9 +159,9 @@ PEAK = Question(id="k1", question="What is the highest peak of the range?", answ
 
 
 @pytest.mark.parametrize("answer, grade", [
-    ("Elbrus", Grade.UNGRADED),                   # the gold's type word may be left out
+    ("Elbrus", Grade.CORRECT),                    # the gold's kind of feature left out
     ("Mt. Elbrus", Grade.CORRECT),                # an abbreviated type word
-    ("Elbrus, at 5,642 m", Grade.UNGRADED),
+    ("Elbrus, at 5,642 m", Grade.CORRECT),
     ("Mount Kazbek", Grade.INCORRECT),              # shares only the kind of thing
 ])
 def test_type_words_of_the_gold_are_optional(answer: str, grade: Grade) -> None:

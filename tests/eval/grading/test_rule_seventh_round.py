@@ -131,3 +131,40 @@ def test_a_country_where_a_city_is_asked_may_hold_it(answer: str) -> None:
 
 def test_another_city_where_a_city_is_asked_is_wrong() -> None:
     assert _outcome("In which city is the observatory?", "Coimbra", "Braga").grade is Grade.INCORRECT
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("Which SI unit measures magnetic flux?", "weber", "Wb", Grade.CORRECT),
+    ("Which SI unit measures magnetic flux?", "weber", "the tesla", Grade.INCORRECT),
+    ("Which SI unit measures magnetic flux?", "Wb", "Weber", Grade.CORRECT),
+    ("Which unit of pressure is named after Pascal?", "pascal", "Pa", Grade.CORRECT),
+])
+def test_units_named_by_their_symbols(question: str, gold: str, answer: str, grade: Grade) -> None:
+    outcome = _outcome(question, gold, answer)
+    assert outcome.grade is grade and (outcome.note or "").startswith(("code:", "text:"))
+
+
+@pytest.mark.parametrize("answer, grade", [("AD 1204", Grade.CORRECT), ("1204 CE", Grade.CORRECT),
+                                           ("AD 1205", Grade.INCORRECT), ("1204 BC", Grade.INCORRECT)])
+def test_a_year_with_its_era(answer: str, grade: Grade) -> None:
+    assert _outcome("In what year was the city sacked?", "1204", answer).grade is grade
+
+
+@pytest.mark.parametrize("answer, grade", [("About −21 °C", Grade.NOT_ATTEMPTED), ("about minus 21 °C", Grade.NOT_ATTEMPTED),
+                                           ("−20.6 °C", Grade.CORRECT), ("−22.6 °C", Grade.INCORRECT)])
+def test_a_rough_negative_figure_is_coarser_not_wrong(answer: str, grade: Grade) -> None:
+    assert _outcome("At what temperature does the brine freeze?", "−20.6 °C", answer).grade is grade
+
+
+@pytest.mark.parametrize("gold, answer", [("Lake Orrin", "Orrin"), ("Orrin", "Lake Orrin"),
+                                          ("Velsk Strait", "the Velsk"), ("Mount Tarvo", "Tarvo, in the north")])
+def test_a_feature_named_with_or_without_its_kind(gold: str, answer: str) -> None:
+    assert _outcome("Which feature is the largest of the region?", gold, answer).grade is Grade.CORRECT
+
+
+def test_a_name_then_another_after_comma_or_is_the_judges() -> None:
+    """A work's alternative title reads like a second candidate: neither is decided by the rules."""
+    outcome = _outcome("Which play has the character?", "The Winter Guest", "The Winter Guest, or A Cold Welcome")
+    assert outcome.grade is Grade.UNGRADED
+    assert _outcome("Which play has the character?", "The Winter Guest", "The Winter Guest or Hamlet").grade \
+        is Grade.INCORRECT
