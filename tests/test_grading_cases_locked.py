@@ -17,6 +17,7 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v5.jsonl",
     DATA / "grading_cases_locked_v6.jsonl",
     DATA / "grading_cases_locked_v7.jsonl",
+    DATA / "grading_cases_locked_v8.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}

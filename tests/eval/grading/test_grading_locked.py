@@ -1,18 +1,15 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v7.jsonl (420 cases: 329 short, 45 paragraph, 46 adversarial, on 120
+tests/data/grading_cases_locked_v8.jsonl (424 cases: 332 short, 45 paragraph, 47 adversarial, on 124
 questions) was written for this project by someone who saw neither the rules nor the other case
-files' answers, with no question in common with them (its .md file), and committed before the
-seventh session's rules. Measured once against them (README, "What the numbers mean"): decided
-agreement 96.1%, over-credit 0.5%, under-credit 1.9%, F with a perfect judge 1.2 points below F from
-the labels (95% CI -2.4 to -0.2), 17.6% of short answers undecided, no adversarial wrong answer
-CORRECT. Six of its eleven wrong decisions were one shape (a country named where a city is asked,
-labelled NOT_ATTEMPTED as coarser), so one rule was then tuned on it: such a country is the judge's.
-The figures these tests see are therefore after that one rule (decided agreement 97.8%, F delta
--0.9, 19.1% of short answers undecided). The earlier locked sets (v2 to v6) were each measured once
-in the same way and then tuned on; they are development data now (test_grading_dev.py). The
-thresholds below are the issue's targets, not the values measured; a target the rules miss is
-marked as such, strictly, so that meeting it later shows.
+files' answers, with no question in common with them (its .md file). Measured once against the
+seventh session's final rules (README, "What the numbers mean"; the record the run summary reports,
+eval/grading/data/locked_measurement.json): decided agreement 98.6%, over-credit 0%, under-credit
+0.5%, F with a perfect judge 0.4 points below F from the labels (95% CI -0.9 to -0.1), 14.8% of
+short answers undecided, no adversarial wrong answer CORRECT. Nothing was tuned on it. The earlier
+locked sets (v2 to v7) were each measured once in the same way and then tuned on; they are
+development data now (test_grading_dev.py). The thresholds below are the issue's targets, not the
+values measured; a target the rules miss is marked as such, strictly, so that meeting it later shows.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v7.jsonl",)
+LOCKED = ("grading_cases_locked_v8.jsonl",)
 
 
 def missed(name: str, reason: str) -> Any:
@@ -67,8 +64,7 @@ def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, the rules left 17.6% of unseen short answers to the judge (19.1% "
-                      "after the one rule tuned on it)")])
+    missed(LOCKED[0], "measured once, the rules left 14.8% of unseen short answers to the judge")])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     """Mostly knowledge is left: an answer coarser than the gold (a description, a country, a decade), a
     near miss sharing words with the gold, another name of a thing."""
