@@ -106,7 +106,8 @@ _BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:kno
 _EVENT = re.compile(r"^(?:it|they|he|she|this|that|the\s+[a-z]+)\s+(?:(?:was|were)\s+)?(?:[a-z]+ly\s+|first\s+)?"
                     r"[a-z]+ed\b(?P<rest>.*)$")
 _WHERE_NAMED = re.compile(r"\b(?:in|at|near|from|out\s+of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
-_PLACE_ASKED = re.compile(r"\bwhere\b|\bhost|\b(?:which|what)\s+(?:\w+\s+)?(?:city|town|country|nation|state|province"
+# A place of any kind asked (match_text's `_PLACE_ASKED` is a city's).
+_WHERE_ASKED = re.compile(r"\bwhere\b|\bhost|\b(?:which|what)\s+(?:\w+\s+)?(?:city|town|country|nation|state|province"
                           r"|region|place|island|continent|venue|county|capital)\b", re.IGNORECASE)
 
 
@@ -114,7 +115,7 @@ def _tells_an_event(context: str, gold: str, question: str) -> bool:
     """The context tells a past event of the asked thing, naming only where it happened, for a gold
     that is no figure or date and a question that asks no place."""
     event = _EVENT.match(context.strip())
-    if event is None or _PLACE_ASKED.search(question) or re.search(r"\d", gold) or gold_date(gold) is not None:
+    if event is None or _WHERE_ASKED.search(question) or re.search(r"\d", gold) or gold_date(gold) is not None:
         return False
     return not re.search(r"[A-Z]", _WHERE_NAMED.sub("", event["rest"]))
 
@@ -127,7 +128,7 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     could name an answer (a guess without capitals: "the left lung")."""
     asked, context = set(words(question)), reading.context
     known = _BACKGROUND.match(re.sub(r"\s+", " ", context).strip())
-    place = known and known["known"] and _PLACE_ASKED.search(question) and re.search(r"[A-Z]", known["known"])
+    place = known and known["known"] and _WHERE_ASKED.search(question) and re.search(r"[A-Z]", known["known"])
     background, described = known and not place, known and not known["known"]
     named = set(words(" ".join(re.findall(r"\b[A-Z][\w'-]*|\d+", reading.declined)))) - asked
     declined = bool(reading.declined) and not named
@@ -137,7 +138,7 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
                 value.found is Found.UNSURE and not _DATED.search(spelled_to_digits(context)))):
             continue
         figures = (value is not None or re.search(r"\d", spelled_to_digits(context))) and (
-            re.search(r"\d", spelled_to_digits(gold)) or gold_date(gold) is not None)  # a figure can't name a name
+            re.search(r"\d", spelled_to_digits(gold)) or gold_date(gold) is not None)  # no guess at a gold without one
         if reading.hedged and not described or _ANSWERS.search(context) or figures and not (
                 declined and not _figure_guess(context, gold, question)) or related(content(context, asked),
                                                                                     content(gold, asked)):
