@@ -7,10 +7,10 @@ OUT/shards/I-of-N/ (each an ordinary `--shard I/N` run with its own lock, resume
 started) and log to OUT/shards/I-of-N.log; local shards are worker processes forked from this one
 where that is safe (factprobe.eval.run.local_workers). Each shard gets the run's --concurrency and
 an equal part of the embedded model's threads. When every shard has finished,
-factprobe.eval.run.merge checks and copies their rows into OUT/results.jsonl and the report is
-computed from them. Exit status: 2 when a shard stopped on bad input (its message is printed), a
-stopped shard's status when one was interrupted or killed (nothing is merged; --resume continues),
-else the merged run's.
+factprobe.eval.run.merge checks and copies their rows into OUT/results.jsonl, and the report and
+the exit status are computed from the rows it read (not read again). Exit status: 2 when a shard
+stopped on bad input (its message is printed), a stopped shard's status when one was interrupted
+or killed (nothing is merged; --resume continues), else the merged run's.
 """
 
 from __future__ import annotations
@@ -171,7 +171,7 @@ def execute_split(config: RunConfig, resume: bool, console: Console) -> int:
 
 
 def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
-    from factprobe.eval.run.merge import merge_into
+    from factprobe.eval.run.merge import merge_shards
     from factprobe.eval.run.pipeline import check_failures
 
     if config.executor == "ray":
@@ -225,8 +225,9 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
         return stopped[0][1].status
     from factprobe.eval.report.build import write_report  # imported while the shards ran (preload_report)
 
-    rows = merge_into(run_dir, [Path(c["out"]) for c in configs], config)
-    console.print(f"merged {config.workers} shards: {rows} rows")
-    write_report(run_dir, console, verbose=config.verbose)
+    # the rows the merge checked and copied: the report and the exit status do not read them again
+    rows = merge_shards(run_dir, [Path(c["out"]) for c in configs], config)
+    console.print(f"merged {config.workers} shards: {len(rows)} rows")
+    write_report(run_dir, console, verbose=config.verbose, rows=rows)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
-    return check_failures(run_dir, config, console)
+    return check_failures(run_dir, config, console, rows)
