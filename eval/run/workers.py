@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.startup import end_start_up
-from factprobe.eval.run.local_workers import LocalWorker, start_workers, wait_workers
+from factprobe.eval.run.local_workers import Worker, start_workers, wait_workers
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions
 from factprobe.eval.run.shard_worker import ShardOutcome, logged_message, shard_log
 from factprobe.eval.run.shards import existing_split, shard_dirs
@@ -120,10 +120,12 @@ REPORT_MODULES = ("factprobe.eval.run.merge", "jinja2", "numpy.random", "matplot
 
 def preload_report() -> None:
     """Import the merge's and the report's modules (numpy, matplotlib, every summary section, table
-    and plot) while the shards answer: the merged run's report cannot start before their last row,
+    and plot) while the shards start: the merged run's report cannot start before their last row,
     and on a machine with as many cores as shards these imports would otherwise run on one core
-    while the others idle. A module that fails to import is left for the report to raise, at its
-    usual place."""
+    while the others idle. Forked workers' starter imports what they run meanwhile, on another
+    core (factprobe.eval.run.local_workers), so these imports do not share the cores with the
+    answers either. A module that fails to import is left for the report to raise, at its usual
+    place."""
     import importlib
 
     from factprobe.eval.analysis.summary import SECTIONS
@@ -184,10 +186,10 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
                       f"to date (`factprobe report {run_dir.path}` redraws it)")
         return check_failures(run_dir, config, console)
     configs = shard_configs(config)
-    workers: list[LocalWorker] = []
+    workers: list[Worker] = []
     if config.executor == "local":   # started before the progress bar's thread: they may be forked
-        try:
-            workers = start_workers(configs, config)   # and ends this command's start-up
+        try:   # the report's imports meanwhile; ends this command's start-up
+            workers = start_workers(configs, config, meanwhile=preload_report)
         except ValueError:           # an unknown strategy, found before any shard started
             if not resume:
                 forget_unstarted(run_dir, configs)
@@ -205,7 +207,7 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
 
             outcomes = run_on_ray(configs, config.ray_address, watch)
         else:
-            statuses = wait_workers(workers, watch.update, meanwhile=preload_report)
+            statuses = wait_workers(workers, watch.update)
             outcomes = [ShardOutcome(status, logged_message(shard_log(Path(c["out"]))) if status == 2 else "")
                         for status, c in zip(statuses, configs)]
     bad = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status == 2]
