@@ -18,8 +18,9 @@ any thread (the progress bar's comes after), the workers before the starter star
 CPU); the `factprobe` command's collector, paused while it starts (factprobe.eval.core.startup),
 stays paused through these imports and comes back on after them, in this process and in each
 worker. The starter waits for its workers (a Ctrl-C reaches them all: the workers save their rows,
-the starter keeps waiting for them) and passes their exit statuses on; a bad input found while it
-imports (an unknown strategy) is raised here, as before any worker started.
+the starter, ignoring it once they run, keeps waiting for them) and passes their exit statuses
+on; a bad input found while it imports (an unknown strategy) is raised here, as before any
+worker started.
 
 Where forking is not safe (not Linux, or this process already runs threads: a notebook, a server
 calling `factprobe.run`, a native library's thread pool), each worker is a new interpreter, `python -m
@@ -39,6 +40,7 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -230,14 +232,10 @@ def _start(configs: list[dict[str, Any]], config: RunConfig, parent: int,
     for worker in workers:
         assert isinstance(worker.process, BaseProcess)
         worker.process.start()
+    # a Ctrl-C reaches the workers too (they save their rows and end): this waits for them whatever
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _send(messages, "started", None)
-    statuses = None
-    while statuses is None:
-        try:
-            statuses = [worker.join() for worker in workers]
-        except KeyboardInterrupt:   # it reached the workers too: they save their rows; wait for them
-            continue
-    _send(messages, "ended", statuses)
+    _send(messages, "ended", [worker.join() for worker in workers])
 
 
 def start_workers(configs: list[dict[str, Any]], config: RunConfig,
