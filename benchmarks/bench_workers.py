@@ -3,7 +3,10 @@
 2,000 generated questions, vanilla only, no hop probes, rule grader, `--concurrency 64` in every
 worker, a 20 ms server. The runs alternate (1, 2, 1, 2, …) so both settings see the same machine
 load; each figure is the median of its rounds. Wall time is from launch to exit (the merge and the
-report included), CPU the process's and its workers' user + system time.
+report included), CPU the process's and its workers' user + system time; the server's CPU is read
+from /proc before and after each run, and its share of the cores is that CPU over the run's wall
+time times the cores (on 2 cores it shares them with the workers: measured 0.1 s of CPU per 2,000
+requests, about 1% of the cores over a `--workers 2` run).
 """
 
 from __future__ import annotations
@@ -40,6 +43,17 @@ class WorkersCost:
     def cpu_s(self) -> float:
         return statistics.median(run.cpu_s for run in self.runs)
 
+    @property
+    def server_cpu_s(self) -> float | None:
+        served = [run.server_cpu_s for run in self.runs if run.server_cpu_s is not None]
+        return statistics.median(served) if served else None
+
+    @property
+    def server_share(self) -> float | None:
+        """The server's share of the machine's cores over the run (its CPU / (wall × cores))."""
+        served = self.server_cpu_s
+        return None if served is None else served / (self.wall_s * (os.cpu_count() or 1))
+
 
 def measure_option(folder: Path, option: str, levels: tuple[int, ...], questions: int = QUESTIONS,
                    rounds: int = ROUNDS, delay_s: float = 0.02) -> dict[int, list[ProcessCost]]:
@@ -70,11 +84,14 @@ def measure_workers(folder: Path, questions: int = QUESTIONS, workers: tuple[int
 def workers_table(costs: list[WorkersCost], questions: int) -> Table:
     base = costs[0]
     table = Table(title=f"throughput against --workers ({questions} questions, {os.cpu_count()} cores)")
-    for column in ("workers", "wall s", "questions/s", "wall / 1 worker", "throughput / 1 worker", "CPU s"):
+    for column in ("workers", "wall s", "questions/s", "wall / 1 worker", "throughput / 1 worker", "CPU s",
+                   "server CPU s", "server share of cores"):
         table.add_column(column, justify="right")
     for cost in costs:
-        table.add_row(str(cost.workers), f"{cost.wall_s:.1f}", f"{questions / cost.wall_s:.0f}",
-                      f"{cost.wall_s / base.wall_s:.2f}x", f"{base.wall_s / cost.wall_s:.2f}x", f"{cost.cpu_s:.1f}")
+        served, share = cost.server_cpu_s, cost.server_share
+        table.add_row(str(cost.workers), f"{cost.wall_s:.2f}", f"{questions / cost.wall_s:.0f}",
+                      f"{cost.wall_s / base.wall_s:.2f}x", f"{base.wall_s / cost.wall_s:.2f}x", f"{cost.cpu_s:.1f}",
+                      "–" if served is None else f"{served:.2f}", "–" if share is None else f"{100 * share:.1f}%")
     return table
 
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import time
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 
 REPLY = "Answer: Paris\nConfidence: 80"
 SERVED_MODEL = "bench"
@@ -150,6 +152,17 @@ async def serve(delay_s: float) -> None:
         await server.serve_forever()
 
 
+def process_cpu_s(pid: int) -> float | None:
+    """A process's CPU seconds so far (user + system, from /proc/PID/stat); None without /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    # utime and stime are the 14th and 15th fields; 12th and 13th after the command name
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
 class ChatServer:
     """The stand-in server in its own process (so its CPU is not the client's); a context manager."""
 
@@ -173,6 +186,10 @@ class ChatServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    def cpu_s(self) -> float | None:
+        """The server process's CPU seconds so far (Linux /proc; None elsewhere)."""
+        return None if self.process is None else process_cpu_s(self.process.pid)
 
     def stats(self) -> dict:
         with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/stats", timeout=10) as response:

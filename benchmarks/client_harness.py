@@ -35,6 +35,7 @@ class ProcessCost:
     requests: int
     status: int
     cpu_to_first_request_s: float | None = None   # the process's CPU seconds by then (Linux /proc)
+    server_cpu_s: float | None = None   # the stand-in server's CPU seconds while it ran (Linux /proc)
 
 
 class CpuSampler:
@@ -141,6 +142,7 @@ def write_conversations(dataset: Path, folder: Path) -> Path:
 def run_process(command: list[str], server: ChatServer, env: dict[str, str], log: Path) -> ProcessCost:
     """Run `command` to its end; its own wall time, CPU time and time to the server's first request."""
     server.reset()
+    server_before = server.cpu_s()
     with log.open("w", encoding="utf-8") as errors:
         started = time.time()
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
@@ -148,13 +150,16 @@ def run_process(command: list[str], server: ChatServer, env: dict[str, str], log
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.time() - started
         sampler.stop()
+    server_after = server.cpu_s()
     process.returncode = os.waitstatus_to_exitcode(status)
     stats = server.stats()
     first = None if stats["first_at"] is None else stats["first_at"] - started
     if process.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {log.read_text()[-2000:]}")
     first_cpu = None if stats["first_at"] is None else sampler.cpu_at(stats["first_at"])
-    return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode, first_cpu)
+    served = None if server_before is None or server_after is None else server_after - server_before
+    return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode, first_cpu,
+                       served)
 
 
 def factprobe_command(server: ChatServer, dataset: Path, out: Path, resume: bool = False) -> list[str]:

@@ -13,7 +13,7 @@ from factprobe.eval.config.options import add_run_options, checked_options, expl
 from factprobe.eval.core.deferred_init import defer_inits
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import redacted_output, remember_in_args
-from factprobe.eval.core.startup import pause_collection, resume_collection
+from factprobe.eval.core.startup import end_of_process, pause_collection, resume_collection
 from factprobe.eval.core.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -219,8 +219,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """The `factprobe` command. Called without `argv` it owns the process (the installed command,
-    `python -m`): it pauses the garbage collector while it starts (factprobe.eval.core.startup) and
-    defers the package `__init__`s LangGraph imports but does not use (factprobe.eval.core.deferred_init)."""
+    `python -m`): it pauses the garbage collector while it starts (factprobe.eval.core.startup),
+    defers the package `__init__`s LangGraph imports but does not use (factprobe.eval.core.deferred_init)
+    and, when the command is done, spares the interpreter's exit a last collection over every object."""
     if argv is None:
         pause_collection()
         defer_inits()
@@ -230,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
             return _main(argv)
     finally:
         resume_collection()
+        if argv is None:
+            end_of_process()
 
 
 def unknown_arguments(parser: argparse.ArgumentParser, command: str, unknown: list[str]) -> int:

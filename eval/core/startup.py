@@ -12,6 +12,14 @@ cost 0.1 s of CPU).
 Only the command's own process does this (`pause_collection` is called by the CLI entry point
 when it owns the process); `end_start_up` does nothing otherwise, so the Python API and tests
 leave the caller's collector alone.
+
+The same holds at the other end: when the command has finished, the interpreter's exit runs a last
+full collection over every object alive (after a run: langgraph, openai, numpy, matplotlib and the
+report's rows), 0.45 to 0.5 s of CPU measured after a 2,000-question run, on one core, after the
+last file is written. `end_of_process` freezes them first, so that collection has nothing to walk;
+every module and file is still released by its reference count as before (open files flushed and
+closed), only cyclic garbage still alive then is left to the process's end, whose finalizers
+Python never promised to run at exit anyway.
 """
 
 from __future__ import annotations
@@ -50,3 +58,10 @@ def resume_collection() -> None:
 def collection_paused() -> bool:
     """Whether start-up paused the collector and has not ended yet."""
     return _paused
+
+
+def end_of_process() -> None:
+    """The process is about to exit (the command's own process, its work done and its files
+    closed): spare the interpreter's exit its last collection over everything alive (see the
+    module's docstring)."""
+    gc.freeze()

@@ -22,6 +22,7 @@ from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.store.run_dir import RunDir
+from factprobe.eval.store.slim_rows import SlimRow
 
 TableFn = Callable[[dict[str, Any], Console], None]
 # A plot receives the latest rows as slim rows (factprobe.eval.store.slim_rows): every Result attribute
@@ -103,20 +104,22 @@ def collector_skips_what_exists() -> Iterator[None]:
 
 
 def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | None = None,
-                 verbose: bool = True) -> dict[str, Any]:
+                 verbose: bool = True, rows: list[SlimRow] | None = None) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, draw every plot and write report.html; print
     every table and plot path (`verbose`), or the main table and where the files are; `config`
-    replaces options of the manifest's config that change no result (`report --group-by`)."""
+    replaces options of the manifest's config that change no result (`report --group-by`).
+    `rows`: the run's latest rows exactly as `run_dir.latest_slim()` reads them, from a caller that
+    holds the run's lock and has just read (or, merging, written) them; read here otherwise."""
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
     with run_dir.report_lock():         # two reports of one directory at once take turns
-        return _read_and_write(run_dir, console, tables, plots, config, verbose)
+        return _read_and_write(run_dir, console, tables, plots, config, verbose, rows)
 
 
 def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any,
-                    config: dict[str, Any] | None, verbose: bool) -> dict[str, Any]:
-    rows: list[Any] = run_dir.latest_slim()
+                    config: dict[str, Any] | None, verbose: bool, given: list[SlimRow] | None) -> dict[str, Any]:
+    rows: list[Any] = run_dir.latest_slim() if given is None else given
     with collector_skips_what_exists():
         # grouped by strategy once, for the sections and the plots alike
         return _write_report(run_dir, console, latest_rows(rows), tables, plots, config or {}, verbose)

@@ -1,22 +1,35 @@
 """The shards of a split run as local worker processes (`--workers N`, `--executor local`).
 
-On Linux each worker is forked (multiprocessing's fork context) from this process once it has
-imported what a shard runs: the strategies' graphs and the model's client library. A worker then
-starts answering at once instead of paying a new interpreter and those imports again (about 1.5 s
-of CPU each, measured on the stand-in server). Nothing is loaded before the fork: each worker opens
-its model (an embedded llama.cpp model and its threads), cache and files itself, after it. The fork
-happens before this process starts any thread (the progress bar's comes after), and `gc.freeze`
-keeps the inherited objects out of the workers' collections (less copy-on-write, less CPU); the
-`factprobe` command's collector, paused while it starts (factprobe.eval.core.startup), stays paused
-through these imports and comes back on after the fork, in this process and in each worker.
+On Linux the workers are forked (multiprocessing's fork context) from one process of their own,
+the starter, once it has imported what a shard runs: the strategies' graphs and the model's client
+library. A worker then starts answering at once instead of paying a new interpreter and those
+imports again (about 1.5 s of CPU each, measured on the stand-in server). The starter is forked
+from this process as soon as the run is checked; while it imports, this process imports what the
+merge and the report need (numpy, matplotlib, the summary sections; `meanwhile`), on the other
+core, which is otherwise idle before the workers start. Measured on 2 cores with the stand-in
+server: those 0.5 s of CPU no longer share the cores with the answering workers, and the workers
+start no later than when this process forked them itself. This process never imports the shards'
+libraries, nor the starter the report's.
+
+Nothing is loaded before the fork: each worker opens its model (an embedded llama.cpp model and
+its threads), cache and files itself, after it. The starter is forked before this process starts
+any thread (the progress bar's comes after), the workers before the starter starts any, and
+`gc.freeze` keeps the inherited objects out of the workers' collections (less copy-on-write, less
+CPU); the `factprobe` command's collector, paused while it starts (factprobe.eval.core.startup),
+stays paused through these imports and comes back on after them, in this process and in each
+worker. The starter waits for its workers (a Ctrl-C reaches them all: the workers save their rows,
+the starter, ignoring it once they run, keeps waiting for them) and passes their exit statuses
+on; a bad input found while it imports (an unknown strategy) is raised here, as before any
+worker started.
 
 Where forking is not safe (not Linux, or this process already runs threads: a notebook, a server
 calling `factprobe.run`, a native library's thread pool), each worker is a new interpreter, `python -m
 factprobe.eval.run.shard_worker CONFIG_JSON`, as before. Either way a worker's output goes to the
 log beside its shard directory, and its exit status reads as a shell's (128 + N: killed by signal N).
 
-A forked worker inherits the run directory's lock (one open file, `flock`): OUT stays locked while
-any of its workers still writes, even if this process is gone.
+A forked worker (and the starter) inherits the run directory's lock (one open file, `flock`): OUT
+stays locked while any of its workers still writes, even if this process is gone; and each ends
+when the process that forked it does (the kernel's parent-death signal).
 """
 
 from __future__ import annotations
@@ -27,16 +40,17 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
+import signal
 import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Protocol
 
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.core.startup import collection_paused, end_start_up
+from factprobe.eval.core.startup import end_start_up
 from factprobe.eval.run.shard_worker import end_with_parent, run_shard, shard_log
 
 POLL_S = 0.2
@@ -47,6 +61,14 @@ POLL_S = 0.2
 GRAPH_MODULES = ("langgraph.graph",)
 BACKEND_MODULES = {"openai": ("factprobe.agents.models.openai_backend", "openai", "openai.types.chat", "aiohttp"),
                    "anthropic": ("factprobe.agents.models.anthropic_backend", "anthropic")}
+
+
+class Worker(Protocol):
+    """A shard's worker as this process sees it."""
+
+    def status(self) -> int | None: ...
+    def sentinel(self) -> int | None: ...
+    def join(self) -> int: ...
 
 
 @dataclass
@@ -121,28 +143,131 @@ def _forked_worker(config: dict[str, Any], parent: int) -> None:
     sys.exit(run_shard(config).status)
 
 
-def start_workers(configs: list[dict[str, Any]], config: RunConfig) -> list[LocalWorker]:
-    """Start one worker per shard config, all at once (see the module's docstring for how)."""
+class Starter:
+    """The starter process and what it reports: ("started", None) once every worker runs, or
+    ("raised", exception) when the imports found bad input; then ("ended", statuses)."""
+
+    def __init__(self, process: BaseProcess, messages: multiprocessing.connection.Connection, count: int) -> None:
+        self.process = process
+        self.messages = messages
+        self.count = count
+        self.statuses: list[int] | None = None
+
+    def next_message(self) -> tuple[str, Any] | None:
+        """The starter's next message, waiting for it; None when the starter ended without one."""
+        multiprocessing.connection.wait([self.messages, self.process.sentinel])
+        if self.messages.poll():
+            try:
+                kind, value = self.messages.recv()
+                return kind, value
+            except EOFError:
+                return None
+        return None
+
+    def status(self, index: int) -> int | None:
+        if self.process.exitcode is None:
+            return None
+        if self.statuses is None:
+            message = self.next_message()
+            if message is not None and message[0] == "ended":
+                self.statuses = list(message[1])
+            else:   # the starter was killed: its workers ended with it (their parent-death signal)
+                code = self.process.exitcode
+                self.statuses = [code if code >= 0 else 128 - code] * self.count
+        return self.statuses[index]
+
+
+@dataclass
+class StartedWorker:
+    """One shard's worker, forked by the starter: seen through it (its exit status comes from it)."""
+
+    starter: Starter
+    index: int
+
+    def status(self) -> int | None:
+        return self.starter.status(self.index)
+
+    def sentinel(self) -> int | None:
+        return self.starter.process.sentinel
+
+    def join(self) -> int:
+        self.starter.process.join()
+        status = self.status()
+        assert status is not None, "a joined process has an exit status"
+        return status
+
+
+def _send(messages: multiprocessing.connection.Connection, kind: str, value: Any) -> None:
+    """Pass a message to the process that runs the split; an exception that would not arrive whole
+    (it does not pickle, or not back) goes as a ConfigError with its message."""
+    if kind == "raised":
+        import pickle
+
+        try:
+            pickle.loads(pickle.dumps(value))
+        except Exception:
+            from factprobe.eval.run.pipeline import ConfigError
+
+            value = ConfigError(str(value) or type(value).__name__)
+    messages.send((kind, value))
+
+
+def _start(configs: list[dict[str, Any]], config: RunConfig, parent: int,
+           messages: multiprocessing.connection.Connection) -> None:
+    """The starter's body: import what the shards run, fork their workers, wait for them and pass
+    their exit statuses on (see the module's docstring)."""
+    end_with_parent(parent)
+    try:
+        preload(config)   # the command's collector, paused while it starts, stays off until the fork
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as exc:    # bad input, raised again in the process that runs the split
+        _send(messages, "raised", exc)
+        return
+    context = multiprocessing.get_context("fork")
+    gc.freeze()
+    workers = [LocalWorker(shard, context.Process(target=_forked_worker, args=(shard, os.getpid()),
+                                                  name=f"factprobe shard {shard['shard']}"))
+               for shard in configs]
+    for worker in workers:
+        assert isinstance(worker.process, BaseProcess)
+        worker.process.start()
+    # a Ctrl-C reaches the workers too (they save their rows and end): this waits for them whatever
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _send(messages, "started", None)
+    _send(messages, "ended", [worker.join() for worker in workers])
+
+
+def start_workers(configs: list[dict[str, Any]], config: RunConfig,
+                  meanwhile: Callable[[], None] | None = None) -> list[Worker]:
+    """Start one worker per shard config, all at once (see the module's docstring for how), calling
+    `meanwhile` once while they start; ends this command's start-up."""
     for shard in configs:
         shard_log(Path(shard["out"])).parent.mkdir(parents=True, exist_ok=True)
     if not can_fork():
         end_start_up()
-        return [LocalWorker(shard, _interpreter(shard)) for shard in configs]
-    preload(config)   # the command's collector, paused while it starts, stays off until the fork
+        interpreters: list[Worker] = [LocalWorker(shard, _interpreter(shard)) for shard in configs]
+        if meanwhile is not None:
+            meanwhile()
+        return interpreters
     context = multiprocessing.get_context("fork")
-    gc.freeze()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(target=_start, args=(configs, config, os.getpid(), sender), name="factprobe shards")
+    process.start()
+    sender.close()
+    starter = Starter(process, receiver, len(configs))
     try:
-        workers = [LocalWorker(shard, context.Process(target=_forked_worker, args=(shard, os.getpid()),
-                                                      name=f"factprobe shard {shard['shard']}"))
-                   for shard in configs]
-        for worker in workers:
-            assert isinstance(worker.process, BaseProcess)
-            worker.process.start()
-    finally:
-        if not collection_paused():   # a Python API caller's process: its objects collectable again
-            gc.unfreeze()
+        if meanwhile is not None:
+            meanwhile()
+        message = starter.next_message()
+    except KeyboardInterrupt:
+        process.join()
+        raise
     end_start_up()
-    return workers
+    if message is not None and message[0] == "raised":
+        process.join()
+        raise message[1]
+    return [StartedWorker(starter, index) for index in range(len(configs))]
 
 
 def _interpreter(config: dict[str, Any]) -> subprocess.Popen[bytes]:
@@ -152,19 +277,16 @@ def _interpreter(config: dict[str, Any]) -> subprocess.Popen[bytes]:
                                 stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT)
 
 
-def wait_workers(workers: list[LocalWorker], watch: Callable[[], None],
-                 meanwhile: Callable[[], None] | None = None) -> list[int]:
-    """Wait for every worker, calling `watch` every POLL_S and `meanwhile` once, as soon as they
-    run; their exit statuses in order. A forked worker's end wakes this at once (its sentinel), so
-    the merge starts when the last row is written, not at the next poll. Ctrl-C reaches the workers
-    too: they save their rows, and this waits for them before raising KeyboardInterrupt."""
+def wait_workers(workers: list[Worker], watch: Callable[[], None]) -> list[int]:
+    """Wait for every worker, calling `watch` every POLL_S; their exit statuses in order. The end
+    of forked workers wakes this at once (the starter's sentinel), so the merge starts when the
+    last row is written, not at the next poll. Ctrl-C reaches the workers too: they save their
+    rows, and this waits for them before raising KeyboardInterrupt."""
     try:
-        if meanwhile is not None:
-            meanwhile()
         while running := [worker.sentinel() for worker in workers if worker.status() is None]:
             watch()
-            sentinels = [sentinel for sentinel in running if sentinel is not None]
-            if len(sentinels) == len(running):
+            sentinels = list(dict.fromkeys(sentinel for sentinel in running if sentinel is not None))
+            if None not in running:    # forked workers share their starter's sentinel, once each
                 multiprocessing.connection.wait(sentinels, timeout=POLL_S)
             else:
                 time.sleep(POLL_S)

@@ -6,6 +6,10 @@ dataset content and selection; each shard once, none missing; every row of every
 then the latest row of every (question, strategy, repeat) is copied once, byte for byte, in the
 order one process would have written them, and every metric is computed again from the full rows
 (factprobe.eval.report.build.write_report). Nothing is taken from a shard's summary.
+
+The rows the merge read and checked are handed on, pointed at their copies in OUT/results.jsonl
+(`merge_shards`): the report and the exit status use them instead of reading and checking the
+merged file again, which holds the same bytes.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from rich.console import Console
 from factprobe.eval.config.options import validation_message
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.run.shards import shard_of
-from factprobe.eval.store.run_dir import RESULTS, RunDir, RunDirError
-from factprobe.eval.store.slim_rows import SlimRow
+from factprobe.eval.store.run_dir import RESULTS, RunDir, RunDirError, parse_row
+from factprobe.eval.store.slim_rows import RowFile, SlimRow
 
 Key = tuple[str, str, int]
 
@@ -119,25 +123,35 @@ def latest_rows(shard: Shard) -> dict[Key, SlimRow]:
     return rows
 
 
-def write_rows(out: RunDir, shards: Sequence[Shard], rows: Sequence[dict[Key, SlimRow]]) -> int:
+def write_rows(out: RunDir, shards: Sequence[Shard], rows: Sequence[dict[Key, SlimRow]]) -> list[SlimRow]:
     """Every shard's latest rows, each line copied as it is, in the job order of one process
-    (repeat, question, strategy); replaces OUT/results.jsonl atomically. Returns the row count."""
+    (repeat, question, strategy); replaces OUT/results.jsonl atomically. Returns the rows as
+    `out.latest_slim()` would read them from the new file: the same slim rows, in the order written,
+    each now pointing at its copy (its offset in OUT/results.jsonl)."""
     config = shards[0].config
     question_order = {q: i for i, q in enumerate(shards[0].selected)}
     strategy_order = {s: i for i, s in enumerate(config.strategies)}
-    entries = sorted(((key[2], question_order[key[0]], strategy_order[key[1]]), number, row.offset)
-                     for number, shard_rows in enumerate(rows) for key, row in shard_rows.items())
+    entries = sorted((((key[2], question_order[key[0]], strategy_order[key[1]]), number, row.offset, row)
+                      for number, shard_rows in enumerate(rows) for key, row in shard_rows.items()),
+                     key=lambda entry: entry[:3])
     tmp = out.path / f".{RESULTS}.{os.getpid()}.tmp"
+    merged = RowFile(out.results_path, parse_row)
+    written: list[tuple[SlimRow, int]] = []
     # a shard may hold no question (more shards than questions) and so have no rows file
     handles = [path.open("rb") if (path := shard.run_dir.results_path).is_file() else None for shard in shards]
     try:
         with tmp.open("wb") as target:
-            for _, number, offset in entries:
+            position = 0
+            for _, number, offset, row in entries:
                 handle = handles[number]
                 assert handle is not None, "a row of a shard without a rows file"
                 handle.seek(offset)
                 line = handle.readline()
-                target.write(line if line.endswith(b"\n") else line + b"\n")
+                if not line.endswith(b"\n"):
+                    line += b"\n"
+                target.write(line)
+                written.append((row, position))
+                position += len(line)
             target.flush()
             os.fsync(target.fileno())
         os.replace(tmp, out.results_path)
@@ -146,7 +160,7 @@ def write_rows(out: RunDir, shards: Sequence[Shard], rows: Sequence[dict[Key, Sl
             if handle is not None:
                 handle.close()
         tmp.unlink(missing_ok=True)
-    return len(entries)
+    return [row.moved_to(merged, offset) for row, offset in written]
 
 
 def merged_manifest(shards: Sequence[Shard], out: Path, config: RunConfig | None,
@@ -171,9 +185,15 @@ def merged_manifest(shards: Sequence[Shard], out: Path, config: RunConfig | None
 
 
 def merge_into(out: RunDir, paths: Sequence[Path], config: RunConfig | None = None) -> int:
+    """`merge_shards`, returning the number of rows written."""
+    return len(merge_shards(out, paths, config))
+
+
+def merge_shards(out: RunDir, paths: Sequence[Path], config: RunConfig | None = None) -> list[SlimRow]:
     """Check the shards in `paths` and write them into `out` (locked by the caller) as one run:
     results.jsonl and manifest.json (the report is the caller's). Each shard is locked while it is
-    read, so a shard still running stops the merge. Returns the number of rows written."""
+    read, so a shard still running stops the merge. Returns the merged run's latest rows, as
+    `out.latest_slim()` would read them (see `write_rows`), for the report and the exit status."""
     if not paths:
         raise MergeError("nothing to merge: name the shard directories")
     shards = sorted((read_shard(path) for path in paths), key=lambda shard: shard.index)
@@ -187,12 +207,12 @@ def merge_into(out: RunDir, paths: Sequence[Path], config: RunConfig | None = No
             shard.run_dir.lock()
             locked.append(shard.run_dir)
         rows = [latest_rows(shard) for shard in shards]
-        total = write_rows(out, shards, rows)
+        merged = write_rows(out, shards, rows)
         out.write_manifest(merged_manifest(shards, out.path, config, [len(part) for part in rows]))
     finally:
         for run_dir in locked:
             run_dir.unlock()
-    return total
+    return merged
 
 
 def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
@@ -207,10 +227,10 @@ def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
         raise MergeError(f"--out {out} already holds a run: merge into a new directory")
     run_dir.lock()
     try:
-        total = merge_into(run_dir, paths)
-        console.print(f"merged {len(paths)} shards: {total} rows into [bold]{out}[/bold]")
-        write_report(run_dir, console)
+        rows = merge_shards(run_dir, paths)
+        console.print(f"merged {len(paths)} shards: {len(rows)} rows into [bold]{out}[/bold]")
+        write_report(run_dir, console, rows=rows)
         config = RunConfig(**run_dir.read_manifest()["config"])
-        return check_failures(run_dir, config, console)
+        return check_failures(run_dir, config, console, rows)
     finally:
         run_dir.unlock()

@@ -53,6 +53,7 @@ from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.shards import in_shard, shard_entry
 from factprobe.eval.run.steps import active_post_steps
 from factprobe.eval.store.run_dir import RunDir, RunDirError
+from factprobe.eval.store.slim_rows import SlimRow
 
 DEFAULT_SAMPLE_LIMIT = 12
 
@@ -167,10 +168,13 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
     return sum((q.id, s, r) not in done for q in questions for s in config.strategies for r in range(config.repeats))
 
 
-def check_failures(run_dir: RunDir, config: RunConfig, console: Console) -> int:
+def check_failures(run_dir: RunDir, config: RunConfig, console: Console,
+                   rows: list[SlimRow] | None = None) -> int:
     """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
-    or UNGRADED rows exceed --max-undecided-rate (each cause named)."""
-    report = error_report(run_dir.latest_slim())   # slim rows: the counts need no trace or reply
+    or UNGRADED rows exceed --max-undecided-rate (each cause named). `rows`: the run's latest rows
+    as `run_dir.latest_slim()` reads them, when the caller (holding the run's lock) already has them."""
+    # slim rows: the counts need no trace or reply
+    report = error_report(run_dir.latest_slim() if rows is None else rows)
     for line in warnings(report, config.max_error_rate, config.max_undecided_rate):
         console.print(f"[yellow]warning:[/yellow] {line}")
     messages = []
@@ -312,6 +316,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     from factprobe.eval.report.build import write_report  # numpy and matplotlib: imported after the answers
 
-    write_report(run_dir, console, verbose=config.verbose)
+    rows = run_dir.latest_slim()   # read once, for the report and the exit status
+    write_report(run_dir, console, verbose=config.verbose, rows=rows)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
-    return check_failures(run_dir, config, console)
+    return check_failures(run_dir, config, console, rows)

@@ -103,8 +103,15 @@ def end_with_parent(parent: int | None = None) -> None:
 
 
 def main(argv: list[str]) -> int:
+    """A shard in a new interpreter of its own; its exit skips the interpreter's last collection
+    (factprobe.eval.core.startup.end_of_process)."""
+    from factprobe.eval.core.startup import end_of_process
+
     end_with_parent()
-    return run_shard(json.loads(argv[0])).status
+    try:
+        return run_shard(json.loads(argv[0])).status
+    finally:
+        end_of_process()
 
 
 if __name__ == "__main__":

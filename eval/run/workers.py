@@ -7,10 +7,10 @@ OUT/shards/I-of-N/ (each an ordinary `--shard I/N` run with its own lock, resume
 started) and log to OUT/shards/I-of-N.log; local shards are worker processes forked from this one
 where that is safe (factprobe.eval.run.local_workers). Each shard gets the run's --concurrency and
 an equal part of the embedded model's threads. When every shard has finished,
-factprobe.eval.run.merge checks and copies their rows into OUT/results.jsonl and the report is
-computed from them. Exit status: 2 when a shard stopped on bad input (its message is printed), a
-stopped shard's status when one was interrupted or killed (nothing is merged; --resume continues),
-else the merged run's.
+factprobe.eval.run.merge checks and copies their rows into OUT/results.jsonl, and the report and
+the exit status are computed from the rows it read (not read again). Exit status: 2 when a shard
+stopped on bad input (its message is printed), a stopped shard's status when one was interrupted
+or killed (nothing is merged; --resume continues), else the merged run's.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.startup import end_start_up
-from factprobe.eval.run.local_workers import LocalWorker, start_workers, wait_workers
+from factprobe.eval.run.local_workers import Worker, start_workers, wait_workers
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions
 from factprobe.eval.run.shard_worker import ShardOutcome, logged_message, shard_log
 from factprobe.eval.run.shards import existing_split, shard_dirs
@@ -120,10 +120,12 @@ REPORT_MODULES = ("factprobe.eval.run.merge", "jinja2", "numpy.random", "matplot
 
 def preload_report() -> None:
     """Import the merge's and the report's modules (numpy, matplotlib, every summary section, table
-    and plot) while the shards answer: the merged run's report cannot start before their last row,
+    and plot) while the shards start: the merged run's report cannot start before their last row,
     and on a machine with as many cores as shards these imports would otherwise run on one core
-    while the others idle. A module that fails to import is left for the report to raise, at its
-    usual place."""
+    while the others idle. Forked workers' starter imports what they run meanwhile, on another
+    core (factprobe.eval.run.local_workers), so these imports do not share the cores with the
+    answers either. A module that fails to import is left for the report to raise, at its usual
+    place."""
     import importlib
 
     from factprobe.eval.analysis.summary import SECTIONS
@@ -171,7 +173,7 @@ def execute_split(config: RunConfig, resume: bool, console: Console) -> int:
 
 
 def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
-    from factprobe.eval.run.merge import merge_into
+    from factprobe.eval.run.merge import merge_shards
     from factprobe.eval.run.pipeline import check_failures
 
     if config.executor == "ray":
@@ -184,10 +186,10 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
                       f"to date (`factprobe report {run_dir.path}` redraws it)")
         return check_failures(run_dir, config, console)
     configs = shard_configs(config)
-    workers: list[LocalWorker] = []
+    workers: list[Worker] = []
     if config.executor == "local":   # started before the progress bar's thread: they may be forked
-        try:
-            workers = start_workers(configs, config)   # and ends this command's start-up
+        try:   # the report's imports meanwhile; ends this command's start-up
+            workers = start_workers(configs, config, meanwhile=preload_report)
         except ValueError:           # an unknown strategy, found before any shard started
             if not resume:
                 forget_unstarted(run_dir, configs)
@@ -205,7 +207,7 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
 
             outcomes = run_on_ray(configs, config.ray_address, watch)
         else:
-            statuses = wait_workers(workers, watch.update, meanwhile=preload_report)
+            statuses = wait_workers(workers, watch.update)
             outcomes = [ShardOutcome(status, logged_message(shard_log(Path(c["out"]))) if status == 2 else "")
                         for status, c in zip(statuses, configs)]
     bad = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status == 2]
@@ -225,8 +227,9 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
         return stopped[0][1].status
     from factprobe.eval.report.build import write_report  # imported while the shards ran (preload_report)
 
-    rows = merge_into(run_dir, [Path(c["out"]) for c in configs], config)
-    console.print(f"merged {config.workers} shards: {rows} rows")
-    write_report(run_dir, console, verbose=config.verbose)
+    # the rows the merge checked and copied: the report and the exit status do not read them again
+    rows = merge_shards(run_dir, [Path(c["out"]) for c in configs], config)
+    console.print(f"merged {config.workers} shards: {len(rows)} rows")
+    write_report(run_dir, console, verbose=config.verbose, rows=rows)
     console.print(f"run directory: [bold]{run_dir.path}[/bold]")
-    return check_failures(run_dir, config, console)
+    return check_failures(run_dir, config, console, rows)

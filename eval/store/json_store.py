@@ -11,6 +11,7 @@ import json
 import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from factprobe.eval.core.secrets import redact_values
@@ -36,6 +37,25 @@ def file_sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+WAL_WAIT_S = 5.0   # as long as sqlite's own busy timeout (sqlite3.connect's default)
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch `db` to WAL. Processes opening one new database at the same moment (the workers of
+    a split run share the response cache) each ask for it, and sqlite refuses all but one at once
+    ("database is locked", without waiting out its busy timeout, to avoid a deadlock); the others
+    ask again a few milliseconds later, for up to WAL_WAIT_S, by when WAL is usually already on."""
+    deadline = time.monotonic() + WAL_WAIT_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
+
+
 class JsonStore:
     """A sqlite table of JSON values by key; safe to share between threads of one process.
 
@@ -51,7 +71,7 @@ class JsonStore:
         # WAL with synchronous=NORMAL: a commit appends to the log without an fsync, so a write costs
         # microseconds; a crash keeps the database consistent and loses at most the last few entries,
         # which a later run asks the model for again.
-        self._db.execute("PRAGMA journal_mode=WAL")
+        _use_wal(self._db)
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
         self._db.commit()

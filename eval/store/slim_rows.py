@@ -221,6 +221,12 @@ class SlimRow:
             row._file = result
         return row
 
+    def moved_to(self, file: RowFile, offset: int) -> SlimRow:
+        """This row, now read from `file` at `offset`: where its line was copied byte for byte (a
+        merge), so what it holds and how its bulk parses are unchanged."""
+        self._file, self._offset = file, offset
+        return self
+
     @property
     def key(self) -> Key:
         return (self.question_id, self.strategy, self.repeat)

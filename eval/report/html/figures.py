@@ -19,14 +19,27 @@ _SVG_START = re.compile(r"<svg\b")
 
 
 def save_figure(figure: Any, path: Path, dpi: int) -> Path:
-    """Write `figure` to `path` (a .png) and to the same name with .svg; return the PNG path."""
+    """Write `figure` to `path` (a .png) and to the same name with .svg; return the PNG path.
+
+    The SVG keeps the layout the PNG's drawing has just computed, so both files place everything
+    alike: a figure's layout engine (constrained layout) would otherwise run again for the SVG, a
+    third of its cost (0.03 s of CPU per calibration plot), and measure the text at 72 dpi instead
+    of the PNG's, moving the axes by a point or two (the browser draws the SVG's text with its own
+    fonts anyway). The figure gets its engine back afterwards."""
     import matplotlib  # only drawing needs it; importing it costs startup time
 
     # each file replaced whole, so a concurrent report on the same folder never inlines a part
     with atomic_open(path, "wb") as handle:
         figure.savefig(handle, format="png", dpi=dpi)
-    with matplotlib.rc_context(SVG_STYLE), atomic_open(path.with_suffix(".svg"), "wb") as handle:
-        figure.savefig(handle, format="svg")
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        figure.set_layout_engine("none")
+    try:
+        with matplotlib.rc_context(SVG_STYLE), atomic_open(path.with_suffix(".svg"), "wb") as handle:
+            figure.savefig(handle, format="svg")
+    finally:
+        if engine is not None:
+            figure.set_layout_engine(engine)
     return path
 
 

@@ -43,3 +43,11 @@ def test_a_collector_the_caller_turned_off_stays_off_and_nothing_is_frozen(colle
     startup.pause_collection()
     startup.end_start_up()
     assert not gc.isenabled() and gc.get_freeze_count() == 0 and not startup.collection_paused()
+
+
+def test_the_end_of_the_process_leaves_nothing_for_the_last_collection_to_walk(collector) -> None:
+    gc.enable()
+    gc.unfreeze()
+    alive = [[] for _ in range(100)]
+    startup.end_of_process()
+    assert gc.get_freeze_count() >= len(alive) and gc.isenabled()

@@ -59,3 +59,25 @@ def test_gains_figure_draws_each_delta_with_its_interval(tmp_path) -> None:
     [segments] = [c.get_segments() for c in axis.collections]
     assert len(segments) == 1 and segments[0][:, 0] == pytest.approx([-1.0, 10.0])   # best_of_n has no CI
     assert gains_plot({"baseline": "vanilla", "gains": {}}, [], tmp_path / "none") is None
+
+
+def test_a_figure_is_saved_as_png_and_svg_with_one_layout_and_keeps_its_engine(tmp_path) -> None:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from factprobe.eval.report.html.figures import save_figure
+
+    figure = Figure(figsize=(4, 3), layout="constrained")
+    FigureCanvasAgg(figure)
+    axis = figure.add_subplot()
+    axis.plot([0, 1], [0, 1])
+    axis.set(xlabel="a long label on the x axis", ylabel="a long label on the y axis", title="title")
+    engine = figure.get_layout_engine()
+    layouts = []
+    execute = engine.execute
+    engine.execute = lambda fig: (layouts.append(fig), execute(fig))   # type: ignore[method-assign]
+    path = save_figure(figure, tmp_path / "plot.png", dpi=80)
+    assert path.stat().st_size > 0 and "<svg" in path.with_suffix(".svg").read_text()
+    assert len(layouts) == 1                  # the PNG's; the SVG was drawn where it put everything
+    assert figure.get_layout_engine() is engine
+    figure.savefig(tmp_path / "again.svg", format="svg")
+    assert len(layouts) == 2                  # the figure lays itself out again as before

@@ -1,5 +1,5 @@
-"""How `--workers N` starts its local workers: forked once this process has imported what a shard
-runs, never with another thread alive, never with the embedded model's library loaded first.
+"""How `--workers N` starts its local workers: forked by a starter process once it has imported what
+a shard runs, never with another thread alive, never with the embedded model's library loaded first.
 (The runs themselves, against the benchmarks' stand-in server on 127.0.0.1, are test_workers.py's.)"""
 
 from __future__ import annotations

@@ -106,6 +106,27 @@ def test_two_shards_merged_equal_one_process(runs: dict[str, Path], tmp_path: Pa
     assert json.loads((merged / "summary.json").read_text()) == summary
 
 
+def test_the_merge_hands_on_the_rows_it_wrote_as_a_new_read_gives_them(runs: dict[str, Path], tmp_path: Path) -> None:
+    from factprobe.eval.run.merge import merge_shards
+
+    one, two = tmp_path / "one", tmp_path / "two"
+    shutil.copytree(runs["one"], one)
+    shutil.copytree(runs["two"], two)
+    with (two / "results.jsonl").open("rb+") as handle:   # a last line without its newline is copied with one
+        handle.seek(-1, 2)
+        handle.truncate()
+    out = RunDir(tmp_path / "merged")
+    out.lock()
+    try:
+        handed = merge_shards(out, [two, one])
+    finally:
+        out.unlock()
+    read = out.latest_slim()
+    assert [(row.key, row.offset, row.plain) for row in handed] == [(row.key, row.offset, row.plain) for row in read]
+    assert all(row.row_file is not None and row.row_file.path == out.results_path for row in handed)
+    assert [row.full() for row in handed] == [row.full() for row in read]
+
+
 def test_merge_refuses_what_is_not_one_whole_run(runs: dict[str, Path], tmp_path: Path, capsys,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     one, other, single = runs["one"], runs["other"], runs["single"]

@@ -153,3 +153,27 @@ def test_a_dead_server_exits_2_with_one_message(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert status == 2 and err.count("could not be reached") == 1
     assert not (tmp_path / "dead").exists()       # nothing left behind: the same --out can be used again
+
+
+def test_an_unknown_strategy_exits_2_with_its_message_and_leaves_nothing(server, tmp_path: Path, capsys) -> None:
+    data = write_questions(tmp_path / "q.jsonl")
+    arguments = args(server.base_url, data, tmp_path / "bad", "--workers", "2")
+    arguments[arguments.index("vanilla,refusal")] = "vanilla,nosuch"
+    assert cli.main(arguments) == 2
+    err = capsys.readouterr().err
+    assert err.count("unknown strategy 'nosuch'") == 1
+    assert not (tmp_path / "bad").exists()       # the same --out can be used again
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked on Linux only")
+def test_the_split_run_leaves_the_shards_libraries_to_their_starter(server, single, tmp_path: Path) -> None:
+    """The workers are forked by a starter that imports what they run, while the run's own process
+    imports only what the merge and the report need."""
+    data, _ = single
+    code = ("import sys\n"
+            "from factprobe.eval.cli.main import main\n"
+            f"status = main({args(server.base_url, data, tmp_path / 'split', '--workers', '2')!r})\n"
+            "print(status, 'langgraph.graph' in sys.modules, 'openai' in sys.modules, 'matplotlib' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.split()[-4:] == ["0", "False", "False", "True"], done.stderr
+    assert rows_in(tmp_path / "split" / "results.jsonl") == QUESTIONS * 2
