@@ -71,7 +71,7 @@ def test_builtin_order_is_fixed_by_the_registrations() -> None:
 
     assert list(summary.SECTIONS.items()) == [
         "strategies", "baseline", "per_category", "groups", "gains", "modality_gains", "repeats", "ttc", "self_awareness",
-        "grading", "per_hop", "per_hop_pooled", "decomposition", "calibration", "calibration_gains", "reliability",
+        "grading", "grader_locked_set", "per_hop", "per_hop_pooled", "decomposition", "calibration", "calibration_gains", "reliability",
         "video_evidence",
         "taxonomy", "multiple_choice"]
     assert [name.rsplit(".", 1)[1] for name in summary.STRATEGY_METRICS.items()] == [
