@@ -84,17 +84,26 @@ def _units() -> Any:
     return pint.UnitRegistry()
 
 
-def _unit(text: str) -> str | None:
-    """The unit a text names by its symbol (case as written) or its name (any case): pint's name for it."""
-    text = re.sub(r"^(?:the|a|an)\s+", "", text.strip(" ."), flags=re.IGNORECASE)
+def _unit(text: str) -> Any:
+    """The unit a text names by its symbol (case as written), its name (any case) or its base units
+    ("kg·m/s²"): pint's unit, or None."""
+    text = re.sub(r"^(?:the|a|an)\s+", "", text.strip(" ."), flags=re.IGNORECASE).replace("·", "*")
     if not text or len(text.split()) > 3:
         return None
     for form in dict.fromkeys([text, text.lower()]):
         try:
-            return str(_units().parse_units(form))
+            return _units().parse_units(form)
         except Exception:  # pint raises several kinds for a word that is no unit
             continue
     return None
+
+
+def _same_unit(one: Any, other: Any) -> bool:
+    """One unit is the other: the same dimension and a factor of 1 between them (N and kg·m/s²)."""
+    try:
+        return abs(float(_units().Quantity(1, one).to(other).magnitude) - 1) < 1e-9
+    except Exception:  # pint's DimensionalityError: another kind of unit
+        return False
 
 
 def compare_code(claim: str, gold: str, question: str) -> Finding | None:
@@ -109,8 +118,8 @@ def compare_code(claim: str, gold: str, question: str) -> Finding | None:
             return Finding(Found.MATCH, "code", f"the same ISO 4217 currency ({wanted})")
         if wanted and said and _currency(answer, strict=True):
             return Finding(Found.CONFLICT, "code", f"another ISO 4217 currency ({said}, not {wanted})")
-    if _UNIT_ASKED.search(question) and (unit := _unit(gold)) and (named := _unit(answer)):
-        same = named == unit
+    if _UNIT_ASKED.search(question) and (unit := _unit(gold)) is not None and (named := _unit(answer)) is not None:
+        same = _same_unit(named, unit)
         return Finding(Found.MATCH if same else Found.CONFLICT, "code",
                        f"the same unit ({unit})" if same else f"another unit ({named}, not {unit})")
     if _ELEMENT_ASKED.search(question) and (wanted := _element(gold)) and (said := _element(answer)):

@@ -168,3 +168,27 @@ def test_a_name_then_another_after_comma_or_is_the_judges() -> None:
     assert outcome.grade is Grade.UNGRADED
     assert _outcome("Which play has the character?", "The Winter Guest", "The Winter Guest or Hamlet").grade \
         is Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer", ["kg·m/s²", "kg m/s^2"])
+def test_a_unit_written_in_base_units_is_the_unit(answer: str) -> None:
+    assert _outcome("Which SI unit measures force?", "newton", answer).grade is Grade.CORRECT
+
+
+def test_a_multiple_of_the_unit_is_another_unit() -> None:
+    assert _outcome("Which SI unit measures force?", "newton", "kN").grade is Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer", ["It was first sung in Leipzig in 1734.", "I'm not sure; it was first sung in 1734."])
+def test_a_past_event_instead_of_a_name_answers_nothing(answer: str) -> None:
+    assert _outcome("Who wrote the cantata?", "Ottavio Bellandi", answer).grade is Grade.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("Who wrote the cantata?", "Ottavio Bellandi", "It was written by Anton Dreyer.", Grade.INCORRECT),
+    ("Where was the cantata first sung?", "Leipzig", "It was first sung in Dresden.", Grade.INCORRECT),
+    ("What did the decree do?", "abolished the guilds", "It abolished the guilds.", Grade.CORRECT),
+])
+def test_an_event_that_names_or_is_the_answer_is_compared(question: str, gold: str, answer: str,
+                                                          grade: Grade) -> None:
+    assert _outcome(question, gold, answer).grade is grade

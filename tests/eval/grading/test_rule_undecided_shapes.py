@@ -83,7 +83,7 @@ def test_scores(question: Question, answer: str, grade: Grade) -> None:
     (YEAR, "It opened some time in 1874 or 1875, but I can't recall the year.", Grade.UNGRADED),
     (YEAR, "Work on it began in the 1860s after a long dispute, but I can't recall the year.", Grade.UNGRADED),
     (LENGTH, "Each half lasts 30 minutes, but I'm not sure of the total.", Grade.UNGRADED),  # the gold's unit
-    (PAINTER, "It was shown in Ostberg, but I can't say more.", Grade.UNGRADED),          # declines nothing named
+    (PAINTER, "It was shown in Ostberg, but I can't say more.", Grade.NOT_ATTEMPTED),     # only where it was shown
     (PAINTER, "I can't say much about Tomas Vey; it hangs in Ostberg.", Grade.UNGRADED),  # names a candidate
 ])
 def test_refusal_beside_context(question: Question, answer: str, grade: Grade) -> None:
