@@ -84,7 +84,8 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
-_NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|many|somewhere|one\s+of)\b",
+_NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|someone|somebody|something|many"
+                         r"|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 
 
@@ -251,6 +252,15 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
+def _namesake(detail: str, gold: list[str]) -> bool:
+    """The detail names a person of the gold's surname with another first name ("…, Tony X" for "Anna X")."""
+    for full in re.findall(r"\b[A-Z][\w'-]+(?:\s+[A-Z][\w'.-]+)+", detail):
+        named = [word for word in words(full) if word not in _TITLES and word not in _PARTICLES]
+        if len(named) >= 2 and len(gold) >= 2 and named[-1] == gold[-1] and not _same_given(named[0], gold[0]):
+            return True
+    return False
+
+
 def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     """How the claim names the gold person, if it does: the names in another order, a further surname, the
     surname alone, or the first given name and surname with middle names or initials left
@@ -328,6 +338,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
+        if _namesake(detail, wanted):
+            return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

@@ -23,6 +23,9 @@ _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\
 _TO_GRADER = re.compile(r"(?i:\b(?:grader|graders|grading|evaluator|assessor|marker)\b|\bmark\s+(?:this|it|me|my|the)\b"
                         r"|\bignore\s+(?:the|all|any|previous|prior|above|below|your)\b|\b(?:reference|gold)\s+answer\b)"
                         r"|(?<![\w-])(?:CORRECT|INCORRECT|NOT_ATTEMPTED)(?![\w-])")
+# An answer its own reply calls a stand-in ("placeholder, to be replaced by …", "TBD").
+_PROVISIONAL = re.compile(r"\bplace-?holders?\b|\bto\s+be\s+(?:replaced|confirmed|determined|filled\s+in|decided)\b"
+                          r"|\b(?:TBD|TBC)\b|\bdummy\s+(?:answer|value)\b", re.IGNORECASE)
 # Hedges: kept as a flag, then removed before the claim is read.
 _HEDGE = re.compile(
     r"\b(?:i'?m|i\s+am)\s+(?:not\s+)?(?:\d+\s*%|fairly|pretty|quite|very|reasonably|absolutely|completely|entirely"
@@ -176,6 +179,8 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Refusal("empty reply")
     if _TO_GRADER.search(reply):
         return Unreadable("addresses the grader")
+    if _PROVISIONAL.search(reply):
+        return Unreadable("calls its answer a placeholder or provisional")
     if (fixed := _SELF_CORRECTION.search(reply)) and re.search(r"\w", reply[:fixed.start()]) and not is_refusal(reply):
         return Unreadable(f"a self-correction ({fixed.group(0)!r})")
     part = _answer_part(reply)

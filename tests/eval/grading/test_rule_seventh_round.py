@@ -192,3 +192,22 @@ def test_a_past_event_instead_of_a_name_answers_nothing(answer: str) -> None:
 def test_an_event_that_names_or_is_the_answer_is_compared(question: str, gold: str, answer: str,
                                                           grade: Grade) -> None:
     assert _outcome(question, gold, answer).grade is grade
+
+
+@pytest.mark.parametrize("answer", ["Final answer: Orsk — a placeholder until the real name is known.",
+                                    "Orsk (to be confirmed)", "Orsk, TBD"])
+def test_an_answer_its_reply_calls_provisional_is_the_judges(answer: str) -> None:
+    outcome = _outcome("Which town is the seat of Vennland?", "Orsk", answer)
+    assert outcome.grade is Grade.UNGRADED and "provisional" in (outcome.note or "")
+
+
+def test_a_surname_whose_detail_names_another_person_of_it_is_the_judges() -> None:
+    outcome = _outcome("Who composed the cantata?", "Ottavio Bellandi", "Bellandi — Marco Bellandi, the organist.")
+    assert outcome.grade is Grade.UNGRADED and "another person" in (outcome.note or "")
+    same = _outcome("Who composed the cantata?", "Ottavio Bellandi", "Bellandi — Ottavio Bellandi, the organist.")
+    assert same.grade is Grade.CORRECT
+
+
+@pytest.mark.parametrize("answer", ["Someone at the court in Turin", "Somebody from the academy"])
+def test_someone_somewhere_is_a_description_not_a_name(answer: str) -> None:
+    assert _outcome("Who composed the cantata?", "Ottavio Bellandi", answer).grade is not Grade.INCORRECT
