@@ -18,6 +18,8 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v6.jsonl",
     DATA / "grading_cases_locked_v7.jsonl",
     DATA / "grading_cases_locked_v8.jsonl",
+    DATA / "grading_cases_locked_v9.jsonl",
+    DATA / "grading_cases_locked_v10.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}
