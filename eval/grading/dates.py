@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from factprobe.eval.grading.match_text import Finding, Found, content, head, words
+from factprobe.eval.grading.phrases import APPROXIMATE
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 _MONTHS = {name: i for i, names in enumerate(
@@ -182,6 +183,17 @@ def _held(wanted: int, first: int, last: int, inner: list[tuple[int, int]], what
     return Finding(Found.UNSURE, "date", f"a {what} near the gold's year")
 
 
+def _rough_year(text: str, mention: DateMention, wanted: DateValue) -> Finding | None:
+    """"Around 1910" for 1909: a round year said roughly holds a gold within five years of it
+    (vague, as a rough figure is); a rough year near the gold is the judge's; None when not rough."""
+    year = mention.readings[0].year
+    if year is None or wanted.year is None or not APPROXIMATE.search(text[:mention.start]):
+        return None
+    if year % 10 == 0 and abs(year - wanted.year) <= 5:
+        return Finding(Found.VAGUE, "date", "a rough round year that holds the gold")
+    return Finding(Found.UNSURE, "date", "a rough year near the gold") if abs(year - wanted.year) <= 2 else None
+
+
 def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's dates against a gold date; None when the gold is not a date (or a year asked for).
     Every field the gold states must agree (finer is fine; a "what year" question asks only the
@@ -215,7 +227,7 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     if found == [Found.MATCH] * len(found):
         return Finding(Found.MATCH, "date", "agrees with every field the gold states")
     if found == [Found.CONFLICT]:
-        return Finding(Found.CONFLICT, "date", "another date")
+        return _rough_year(text, mentions[0], wanted) or Finding(Found.CONFLICT, "date", "another date")
     if found == [Found.VAGUE] and _only_dates(_SEASON.sub("", claim), question):
         return Finding(Found.VAGUE, "date", f"coarser than the gold ({_precision(mentions[0].readings[0])} for "
                                             f"{_precision(wanted)}), agreeing as far as it goes")

@@ -69,6 +69,7 @@ _LOCATED = re.compile(r"^(.+?)\s+(?:in|at|near)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[
 # The kind of a geographic feature, a word its name may drop or add ("the Caspian", "Lake Titicaca").
 _FEATURES = frozenset("mount mountain lake sea ocean river island isle desert strait bay gulf canal peninsula fall "
                       "glacier volcano".split())  # as `words` writes them: a plural "s" dropped
+_WHICH_ONE = re.compile(r"^\W*(?:not\s+)?the\s+one\s+(?:in|from|at|of|near|on)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
@@ -326,6 +327,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
     if not said:
         return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
+    if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
+        return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]:
@@ -338,7 +341,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
-        if _namesake(detail, wanted):
+        if _namesake(detail, wanted) or _WHICH_ONE.match(detail):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:

@@ -104,7 +104,8 @@ _BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:kno
 # A past event told of the asked thing ("it premiered in …", "they were published in the …"): no guess where
 # neither a place nor a figure is asked, and the only names follow a preposition of place.
 _EVENT = re.compile(r"^(?:(?i:it|they|he|she|this|that)|(?i:the)\s+[a-z]+)\s+(?:(?:was|were)\s+)?"
-                    r"(?:[a-z]+ly\s+|first\s+)?(?:[a-z]+ed|written|built|sung|held|made|won|drawn|shown|begun|sold)"
+                    r"(?:[a-z]+ly\s+|first\s+)?(?:[a-z]+ed|written|built|sung|held|made|won|drawn|shown|begun|sold|done|given"
+                    r"|taken|seen)"
                     r"\b(?P<rest>.*)$")
 _WHERE_NAMED = re.compile(r"\b(?:in|at|near|from|out\s+of)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)*")
 # A place of any kind asked (match_text's `_PLACE_ASKED` is a city's).
@@ -112,6 +113,7 @@ _WHERE_ASKED = re.compile(r"\bwhere\b|\bhost|\b(?:which|what)\s+(?:\w+\s+)?(?:ci
                           r"|region|place|island|continent|venue|county|capital)\b", re.IGNORECASE)
 
 
+_PASSIVE = re.compile(r"(?i:it|they|this|that)\s+(?:was|were)\s")  # "it was sung …": of the asked thing, not a claim
 _NAME = re.compile(r"(?:(?:[A-Z][\w'.-]*|of|the|de|van|von|and|&)\s*){1,6}")  # a gold that is a name
 
 
@@ -225,7 +227,8 @@ class RuleGrader:
             if names_something(answer_head, content(answer_head, set())):
                 return self._outcome(Grade.INCORRECT, "unanswerable: names an answer to a question that has none")
             return self._outcome(Grade.UNGRADED, "a statement about a question that has no answer")
-        if all(_NAME.fullmatch(gold) and _tells_an_event(reading.text, gold, question.question) for gold in golds):
+        if _PASSIVE.match(reading.text) and all(_NAME.fullmatch(gold) and _tells_an_event(
+                reading.text, gold, question.question) for gold in golds):
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal: tells a past event of the asked thing, no name")
         finding = compare_claim(reading.text, golds, question.question)
         if reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):

@@ -211,3 +211,23 @@ def test_a_surname_whose_detail_names_another_person_of_it_is_the_judges() -> No
 @pytest.mark.parametrize("answer", ["Someone at the court in Turin", "Somebody from the academy"])
 def test_someone_somewhere_is_a_description_not_a_name(answer: str) -> None:
     assert _outcome("Who composed the cantata?", "Ottavio Bellandi", answer).grade is not Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer, grade", [("Around 1880", Grade.NOT_ATTEMPTED), ("about 1880", Grade.NOT_ATTEMPTED),
+                                           ("around 1876", Grade.UNGRADED), ("Around 1890", Grade.INCORRECT),
+                                           ("1880", Grade.INCORRECT)])
+def test_a_rough_round_year(answer: str, grade: Grade) -> None:
+    assert _outcome("In which year did the line open?", "1878", answer).grade is grade
+
+
+def test_a_detail_saying_which_one_of_that_name_is_the_judges() -> None:
+    outcome = _outcome("Which city is the seat of the province?", "Valmont", "Valmont — the one in Quebec")
+    assert outcome.grade is Grade.UNGRADED and "which of several" in (outcome.note or "")
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("He kept his own name", Grade.UNGRADED),                     # a claim about the person: not an event
+    ("It was done in the 1730s at the court", Grade.NOT_ATTEMPTED),
+])
+def test_only_a_passive_event_of_the_asked_thing_answers_nothing(answer: str, grade: Grade) -> None:
+    assert _outcome("Under which pen name did the author publish?", "Ivo Marten", answer).grade is grade
