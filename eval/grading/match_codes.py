@@ -42,9 +42,11 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     return names, last, frozenset(names.values())
 
 
-def _currency(text: str, strict: bool) -> str | None:
-    """The ISO 4217 code a text names: a code, a full name, or (not `strict`) a name whose last word
-    belongs to one currency alone, other words before it ("Japanese yen")."""
+def _currency(text: str) -> str | None:
+    """The ISO 4217 code a text names: a code, a full name, or a word that ends one current
+    currency's name alone ("yen", "zloty"), with a country's word before it only where that name is
+    the one word ("Japanese yen"); "Slovak koruna", a former currency, does not resolve to the
+    current "Czech Koruna"."""
     names, last, codes = _currencies()
     if re.fullmatch(r"[A-Z]{3}", text.strip()):
         return text.strip() if text.strip() in codes else None
@@ -52,9 +54,10 @@ def _currency(text: str, strict: bool) -> str | None:
     if key in names:
         return names[key]
     words = key.split()
-    if len(words) == 1 or not strict and words:
-        return last.get(words[-1])
-    return None
+    code = last.get(words[-1]) if words else None
+    if code and len(words) > 1 and len(next(name for name, c in names.items() if c == code).split()) > 1:
+        return None  # "Slovak koruna": the name of the one current koruna has its own country's word
+    return code
 
 
 @cache
@@ -99,11 +102,22 @@ def _unit(text: str) -> Any:
 
 
 def _same_unit(one: Any, other: Any) -> bool:
-    """One unit is the other: the same dimension and a factor of 1 between them (N and kg·m/s²)."""
+    """One unit is the other: two named units by name (the gray is not the sievert, nor the hertz the
+    becquerel, though each pair shares its base units); a unit written in base units by a factor of
+    1 to the other (N and kg·m/s²)."""
+    if one == other:
+        return True
+    if _named(one) and _named(other):
+        return False
     try:
         return abs(float(_units().Quantity(1, one).to(other).magnitude) - 1) < 1e-9
     except Exception:  # pint's DimensionalityError: another kind of unit
         return False
+
+
+def _named(unit: Any) -> bool:
+    """A single named unit ("gray"), not a product or quotient of units."""
+    return re.fullmatch(r"\w+", str(unit)) is not None
 
 
 def compare_code(claim: str, gold: str, question: str) -> Finding | None:
@@ -113,11 +127,11 @@ def compare_code(claim: str, gold: str, question: str) -> Finding | None:
     if not set(words(answer)) - set(words(question)):
         return None  # the question's own words ("which element has the symbol W?" "W")
     if _CURRENCY_ASKED.search(question):
-        wanted, said = _currency(gold, strict=False), _currency(answer, strict=False)
-        if wanted and said == wanted:
-            return Finding(Found.MATCH, "code", f"the same ISO 4217 currency ({wanted})")
-        if wanted and said and _currency(answer, strict=True):
-            return Finding(Found.CONFLICT, "code", f"another ISO 4217 currency ({said}, not {wanted})")
+        wanted, said = _currency(gold), _currency(answer)
+        if wanted and said:
+            same = said == wanted
+            return Finding(Found.MATCH if same else Found.CONFLICT, "code", f"the same ISO 4217 currency ({wanted})"
+                           if same else f"another ISO 4217 currency ({said}, not {wanted})")
     if _UNIT_ASKED.search(question) and (unit := _unit(gold)) is not None and (named := _unit(answer)) is not None:
         same = _same_unit(named, unit)
         return Finding(Found.MATCH if same else Found.CONFLICT, "code",

@@ -85,7 +85,8 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
-_NOT_A_NAME = re.compile(r"^(?:an?|there|it|they|this|that|he|she|these|those|some|someone|somebody|something|many"
+_NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|she|these|those|some|someone|somebody"
+                         r"|something|many"
                          r"|somewhere|one\s+of)\b",
                          re.IGNORECASE)
 

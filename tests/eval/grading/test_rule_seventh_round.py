@@ -231,3 +231,21 @@ def test_a_detail_saying_which_one_of_that_name_is_the_judges() -> None:
 ])
 def test_only_a_passive_event_of_the_asked_thing_answers_nothing(answer: str, grade: Grade) -> None:
     assert _outcome("Under which pen name did the author publish?", "Ivo Marten", answer).grade is grade
+
+
+@pytest.mark.parametrize("answer", ["Danish krone", "DKK"])
+def test_a_former_currency_is_not_read_as_the_current_one_of_its_word(answer: str) -> None:
+    """A former currency (a made-up one here, in no ISO 4217 list) resolves to nothing, so a
+    current currency ending in the same word is neither matched nor contradicted by the code kind."""
+    outcome = _outcome("Which currency did the islands use?", "Vennish kroner", answer)
+    assert outcome.grade is not Grade.CORRECT
+
+
+@pytest.mark.parametrize("answer, grade", [("Sievert", Grade.INCORRECT), ("Gy", Grade.CORRECT)])
+def test_two_named_units_of_the_same_base_units_are_two_units(answer: str, grade: Grade) -> None:
+    assert _outcome("Which SI unit measures absorbed dose?", "gray", answer).grade is grade
+
+
+def test_its_own_thing_is_a_description() -> None:
+    outcome = _outcome("Which currency did the islands use?", "Vennish kroner", "its own local currency")
+    assert outcome.grade is not Grade.INCORRECT
