@@ -120,14 +120,24 @@ def _named(unit: Any) -> bool:
     return re.fullmatch(r"\w+", str(unit)) is not None
 
 
+def _another_of_its_word(answer: str, detail: str, gold: str) -> bool:
+    """The detail names a currency ending in the answer's word that is not the gold ("mark (the
+    Deutsche Mark)")."""
+    word = _key(answer).split()[-1:]
+    found = re.findall(rf"\b((?:[A-Z][\w-]*\s+)+{re.escape(word[0])})\b", detail, re.IGNORECASE) if word else []
+    return any(_key(name) not in _key(gold) for name in found)
+
+
 def compare_code(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's head against the gold as currencies or elements (see the module); None when the
     question asks for neither or either side does not resolve."""
-    answer = head(claim, question)[0]
+    answer, detail = head(claim, question)
     if not set(words(answer)) - set(words(question)):
         return None  # the question's own words ("which element has the symbol W?" "W")
     if _CURRENCY_ASKED.search(question):
         wanted, said = _currency(gold), _currency(answer)
+        if wanted and said and _another_of_its_word(answer, detail, gold):
+            return Finding(Found.UNSURE, "code", "the detail names another currency of the answer's word")
         if wanted and said:
             same = said == wanted
             return Finding(Found.MATCH if same else Found.CONFLICT, "code", f"the same ISO 4217 currency ({wanted})"

@@ -254,6 +254,15 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
+_RELATIVE = re.compile(r"\b(?:brother|sister|father|mother|son|daughter|wife|husband|cousin|uncle|aunt|nephew|niece"
+                       r"|sibling|twin)s?\b", re.IGNORECASE)
+
+
+def _capitalised(answer: str) -> list[str]:
+    """The answer's capitalised words, normalised: the words a name is made of."""
+    return content(" ".join(re.findall(r"\b[A-Z][\w'-]*", answer)), set())
+
+
 def _namesake(detail: str, gold: list[str]) -> bool:
     """The detail names a person of the gold's surname with another first name ("…, Tony X" for "Anna X")."""
     for full in re.findall(r"\b[A-Z][\w'-]+(?:\s+[A-Z][\w'.-]+)+", detail):
@@ -340,10 +349,13 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
-    if (person or _ROLE.search(question)) and (how := _name(said, wanted, bare) or (
+    named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name
+    if (person or _ROLE.search(question)) and (how := _name(named, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
         if _namesake(detail, wanted) or _WHICH_ONE.match(detail):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
+        if how == "the surname alone" and _RELATIVE.search(question):
+            return Finding(Found.UNSURE, "name", "a surname alone where the question speaks of a relative")
         return Finding(Found.MATCH, "name", how)
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items

@@ -249,3 +249,21 @@ def test_two_named_units_of_the_same_base_units_are_two_units(answer: str, grade
 def test_its_own_thing_is_a_description() -> None:
     outcome = _outcome("Which currency did the islands use?", "Vennish kroner", "its own local currency")
     assert outcome.grade is not Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer", ["Bellandi Rossi", "Marco Bellandi"])
+def test_a_name_word_the_question_says_still_belongs_to_the_answers_name(answer: str) -> None:
+    """The question's own words are dropped before comparing, but not from a name: "Bellandi Rossi",
+    where the question names Rossi, is not the surname alone."""
+    outcome = _outcome("Who shared the prize with Marco Rossi?", "Ottavio Bellandi", answer)
+    assert outcome.grade is not Grade.CORRECT
+
+
+def test_a_surname_alone_where_the_question_speaks_of_a_relative_is_the_judges() -> None:
+    outcome = _outcome("Which composer finished the opera his brother Marco began?", "Ottavio Bellandi", "Bellandi")
+    assert outcome.grade is Grade.UNGRADED and "relative" in (outcome.note or "")
+
+
+def test_a_currency_whose_detail_names_another_of_its_word_is_the_judges() -> None:
+    outcome = _outcome("What is the currency of the republic?", "Hungarian forint", "forint (the Vennish Forint)")
+    assert outcome.grade is Grade.UNGRADED
