@@ -20,6 +20,9 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v8.jsonl",
     DATA / "grading_cases_locked_v9.jsonl",
     DATA / "grading_cases_locked_v10.jsonl",
+    DATA / "grading_cases_locked_v11.jsonl",
+    DATA / "grading_cases_locked_v12.jsonl",
+    DATA / "grading_cases_locked_v13.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}

@@ -1,16 +1,15 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v10.jsonl (330 cases: 266 short, 31 paragraph, 33 adversarial, on 69
+tests/data/grading_cases_locked_v13.jsonl (361 cases: 300 short, 27 paragraph, 34 adversarial, on 73
 questions) was written for this project by someone who saw neither the rules nor the other case
 files' answers, with no question in common with them (its .md file). Measured once against the
 seventh session's final rules (README, "What the numbers mean"; the record the run summary reports,
-eval/grading/data/locked_measurement.json): decided agreement 97.9%, over-credit 0.7%, under-credit
-0.6%, F with a perfect judge 0.1 points below F from the labels (95% CI -1.0 to +0.9), 15.0% of
-short answers undecided, one adversarial wrong answer CORRECT (the gold's name, then a detail saying
-it means another place of that name). Nothing was tuned on it. The earlier locked sets (v2 to v9)
-were each measured once in the same way and then tuned on; they are development data now
-(test_grading_dev.py). The thresholds below are the issue's targets, not the values measured; a
-target the rules miss is marked as such, strictly, so that meeting it later shows.
+eval/grading/data/locked_measurement.json): decided agreement 97.3%, over-credit 0%, under-credit
+1.1%, F with a perfect judge 1.0 point below F from the labels (95% CI -2.0 to -0.2), 14.7% of short
+answers undecided, no adversarial wrong answer CORRECT. Nothing was tuned on it. The earlier locked
+sets (v2 to v12) were each measured once in the same way and then tuned on; they are development
+data now (test_grading_dev.py). The thresholds below are the issue's targets, not the values
+measured; a target the rules miss is marked as such, strictly, so that meeting it later shows.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v10.jsonl",)
+LOCKED = ("grading_cases_locked_v13.jsonl",)
 
 
 def missed(name: str, reason: str) -> Any:
@@ -57,9 +56,7 @@ def test_decided_rows_agree_with_the_labels(name: str) -> None:
     assert audited(name)[0]["decided_agreement"] >= 0.97
 
 
-@pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, one adversarial wrong answer (the gold's name, then a detail saying it "
-                      "means another place of that name) graded CORRECT")])
+@pytest.mark.parametrize("name", LOCKED)
 def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     _, rows = audited(name)
     adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
@@ -67,7 +64,7 @@ def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, the rules left 15.0% of unseen short answers to the judge")])
+    missed(LOCKED[0], "measured once, the rules left 14.7% of unseen short answers to the judge")])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     """Mostly knowledge is left: an answer coarser than the gold (a description, a country, a decade), a
     near miss sharing words with the gold, another name of a thing."""
