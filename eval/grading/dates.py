@@ -184,7 +184,7 @@ def _held(wanted: int, first: int, last: int, inner: list[tuple[int, int]], what
 
 
 def _rough_year(text: str, mention: DateMention, wanted: DateValue) -> Finding | None:
-    """"Around 1910" for 1909: a round year said roughly holds a gold within five years of it
+    """"around" and a round year: it holds a gold within five years of it
     (vague, as a rough figure is); a rough year near the gold is the judge's; None when not rough."""
     year = mention.readings[0].year
     if year is None or wanted.year is None or not APPROXIMATE.search(text[:mention.start]):

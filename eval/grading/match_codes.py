@@ -33,7 +33,7 @@ def _key(text: str) -> str:
 @cache
 def _currencies() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     """ISO 4217: full names to codes, the last word of a name to its code where no other currency's
-    name ends in it ("yen", "zloty"; not "franc" or "dollar"), and the codes."""
+    name ends in it (not a word several end in, such as "dollar"), and the codes."""
     import pycountry  # only where a currency is asked
 
     names = {_key(c.name): c.alpha_3 for c in pycountry.currencies}
@@ -44,9 +44,9 @@ def _currencies() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
 
 def _currency(text: str) -> str | None:
     """The ISO 4217 code a text names: a code, a full name, or a word that ends one current
-    currency's name alone ("yen", "zloty"), with a country's word before it only where that name is
-    the one word ("Japanese yen"); "Slovak koruna", a former currency, does not resolve to the
-    current "Czech Koruna"."""
+    currency's name alone, with a country's word before it only where that name is the one word; a
+    former currency whose last word ends a current currency's name of two words (its own country's
+    word first) does not resolve to it."""
     names, last, codes = _currencies()
     if re.fullmatch(r"[A-Z]{3}", text.strip()):
         return text.strip() if text.strip() in codes else None
@@ -56,7 +56,7 @@ def _currency(text: str) -> str | None:
     words = key.split()
     code = last.get(words[-1]) if words else None
     if code and len(words) > 1 and len(next(name for name, c in names.items() if c == code).split()) > 1:
-        return None  # "Slovak koruna": the name of the one current koruna has its own country's word
+        return None  # the current currency's name has its own country's word: another country's is not it
     return code
 
 
@@ -102,9 +102,8 @@ def _unit(text: str) -> Any:
 
 
 def _same_unit(one: Any, other: Any) -> bool:
-    """One unit is the other: two named units by name (the gray is not the sievert, nor the hertz the
-    becquerel, though each pair shares its base units); a unit written in base units by a factor of
-    1 to the other (N and kg·m/s²)."""
+    """One unit is the other: two named units by name (two named units stay two even where they share
+    their base units); a unit written in base units by a factor of 1 to the other (N and kg·m/s²)."""
     if one == other:
         return True
     if _named(one) and _named(other):
@@ -121,8 +120,7 @@ def _named(unit: Any) -> bool:
 
 
 def _another_of_its_word(answer: str, detail: str, gold: str) -> bool:
-    """The detail names a currency ending in the answer's word that is not the gold ("mark (the
-    Deutsche Mark)")."""
+    """The detail names a currency ending in the answer's word that is not the gold ("X (the Y X)")."""
     word = _key(answer).split()[-1:]
     found = re.findall(rf"\b((?:[A-Z][\w-]*\s+)+{re.escape(word[0])})\b", detail, re.IGNORECASE) if word else []
     return any(_key(name) not in _key(gold) for name in found)

@@ -66,7 +66,7 @@ _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
 _DETAIL = re.compile(r"\s*(?:[,;](?=\s|$)|(?<=\s)\(|(?<!\s)\((?![^()]*\)\s*\w)|\s[—–-]\s"
                      r"|(?<!\d{4})[—–]\s?|[—–](?!\d\d)\s?)")
 _LOCATED = re.compile(r"^(.+?)\s+(?:in|at|near)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2}\s*\.?$")  # "X in Y"
-# The kind of a geographic feature, a word its name may drop or add ("the Caspian", "Lake Titicaca").
+# The kind of a geographic feature, a word its name may drop or add ("the X" for "X Sea", "Lake X" for "X").
 _FEATURES = frozenset("mount mountain lake sea ocean river island isle desert strait bay gulf canal peninsula fall "
                       "glacier volcano".split())  # as `words` writes them: a plural "s" dropped
 _WHICH_ONE = re.compile(r"^\W*(?:not\s+)?the\s+one\s+(?:in|from|at|of|near|on)\b", re.IGNORECASE)
@@ -129,7 +129,7 @@ def head(claim: str, question: str) -> tuple[str, str]:
 
 
 def names_a_country(text: str) -> bool:
-    """The text ends in the name of a country (ISO 3166, from pycountry): "France", "northern Italy"."""
+    """The text ends in the name of a country (ISO 3166, from pycountry), maybe after a direction word."""
     names = _country_names()
     found = words(text)
     return any(" ".join(found[start:]) in names for start in range(len(found)))

@@ -159,7 +159,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
     extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
     if not label & {"bc", "bce"}:
-        extra -= {"ad", "ce"}  # the era a year without one is in ("AD 930")
+        extra -= {"ad", "ce"}  # the era a year without one is in ("AD" or "CE" beside it)
     relation = relate(wanted, quantity)
     dated = [range(m.start, m.end) for m in find_dates(detail)]  # "…, set in 2009", "…, 16 May 2009": not measures
     others = {relate(wanted, q) for q in find_quantities(detail) if not (wanted.dimension and (

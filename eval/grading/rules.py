@@ -101,7 +101,7 @@ def _figure_guess(context: str, gold: str, question: str) -> bool:
 # nothing ("it is somewhere in …", "it is a kind of …"): no guess, unless a place is asked and one is named.
 _BACKGROUND = re.compile(r"^(?:(?i:though|but)\s+)?(?:(?i:i\s+(?:only\s+)?(?:know|remember|recall))\b(?P<known>.*)"
                          r"|(?i:it|this|that)\s+(?:is|was)\s+(?:somewhere\b.*|(?:an?|the)\s+[^A-Z]+))$")
-# A past event told of the asked thing ("it premiered in …", "they were published in the …"): no guess where
+# A past event told of the asked thing ("it was first shown in …", "they were printed in the …"): no guess where
 # neither a place nor a figure is asked, and the only names follow a preposition of place.
 _EVENT = re.compile(r"^(?:(?i:it|they|he|she|this|that)|(?i:the)\s+[a-z]+)\s+(?:(?:was|were)\s+)?"
                     r"(?:[a-z]+ly\s+|first\s+)?(?:[a-z]+ed|written|built|sung|held|made|won|drawn|shown|begun|sold|done|given"

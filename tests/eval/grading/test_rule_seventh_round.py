@@ -241,9 +241,9 @@ def test_a_former_currency_is_not_read_as_the_current_one_of_its_word(answer: st
     assert outcome.grade is not Grade.CORRECT
 
 
-@pytest.mark.parametrize("answer, grade", [("Sievert", Grade.INCORRECT), ("Gy", Grade.CORRECT)])
+@pytest.mark.parametrize("answer, grade", [("Gy", Grade.INCORRECT), ("Sv", Grade.CORRECT)])
 def test_two_named_units_of_the_same_base_units_are_two_units(answer: str, grade: Grade) -> None:
-    assert _outcome("Which SI unit measures absorbed dose?", "gray", answer).grade is grade
+    assert _outcome("Which SI unit is used for equivalent dose?", "sievert", answer).grade is grade
 
 
 def test_its_own_thing_is_a_description() -> None:
