@@ -2,11 +2,10 @@
 
 The codes are standards kept by well-maintained libraries, not by us: ISO 4217 currencies from
 pycountry (alpha code and name), the elements' symbols and names from periodictable, and units'
-symbols and names from pint. A claim and
-a gold that both resolve match when they resolve to the same code and conflict when they resolve
-to different ones; anything that does not resolve is left to the other kinds. Used only where the
-question asks for a currency, an element or its symbol, or a unit, so "Mercury" the planet or a word
-that happens to be a code is never read as one.
+symbols and names from pint. A claim and a gold that both resolve match when they resolve to the
+same code and conflict when they resolve to different ones; anything that does not resolve is left
+to the other kinds. Used only where the question asks for a currency, an element or its symbol, or
+a unit, so "Mercury" the planet or a word that happens to be a code is never read as one.
 """
 
 from __future__ import annotations
@@ -33,13 +32,13 @@ def _key(text: str) -> str:
 @cache
 def _currencies() -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
     """ISO 4217: full names to codes, the last word of a name to its code where no other currency's
-    name ends in it (not a word several end in, such as "dollar"), and the codes."""
+    name ends in it (not a word several end in, such as "dollar"), and the codes whose name is one word."""
     import pycountry  # only where a currency is asked
 
     names = {_key(c.name): c.alpha_3 for c in pycountry.currencies}
     endings = Counter(name.split()[-1] for name in names)
     last = {name.split()[-1]: code for name, code in names.items() if endings[name.split()[-1]] == 1}
-    return names, last, frozenset(names.values())
+    return names, last, frozenset(code for name, code in names.items() if " " not in name)
 
 
 def _currency(text: str) -> str | None:
@@ -47,17 +46,16 @@ def _currency(text: str) -> str | None:
     currency's name alone, with a country's word before it only where that name is the one word; a
     former currency whose last word ends a current currency's name of two words (its own country's
     word first) does not resolve to it."""
-    names, last, codes = _currencies()
+    names, last, one_word = _currencies()
     if re.fullmatch(r"[A-Z]{3}", text.strip()):
-        return text.strip() if text.strip() in codes else None
+        return text.strip() if text.strip() in names.values() else None
     key = _key(text)
     if key in names:
         return names[key]
     words = key.split()
     code = last.get(words[-1]) if words else None
-    if code and len(words) > 1 and len(next(name for name, c in names.items() if c == code).split()) > 1:
-        return None  # the current currency's name has its own country's word: another country's is not it
-    return code
+    # a current name with its own country's word first: another country's word before it is not it
+    return code if len(words) == 1 or code in one_word else None
 
 
 @cache
@@ -127,8 +125,8 @@ def _another_of_its_word(answer: str, detail: str, gold: str) -> bool:
 
 
 def compare_code(claim: str, gold: str, question: str) -> Finding | None:
-    """The claim's head against the gold as currencies or elements (see the module); None when the
-    question asks for neither or either side does not resolve."""
+    """The claim's head against the gold as a currency, a unit or an element (see the module); None
+    when the question asks for none of them or either side does not resolve."""
     answer, detail = head(claim, question)
     if not set(words(answer)) - set(words(question)):
         return None  # the question's own words ("which element has the symbol W?" "W")

@@ -86,9 +86,7 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|she|these|those|some|someone|somebody"
-                         r"|something|many"
-                         r"|somewhere|one\s+of)\b",
-                         re.IGNORECASE)
+                         r"|something|many|somewhere|one\s+of)\b", re.IGNORECASE)
 
 
 # British spellings read the American way ("-isation", "-ise", "-our", "-tre", "-ogue"); words too short
@@ -352,7 +350,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name
     if (person or _ROLE.search(question)) and (how := _name(named, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
-        if _namesake(detail, wanted) or _WHICH_ONE.match(detail):
+        if _namesake(detail, wanted):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
         if how == "the surname alone" and _RELATIVE.search(question):
             return Finding(Found.UNSURE, "name", "a surname alone where the question speaks of a relative")
