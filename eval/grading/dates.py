@@ -194,6 +194,18 @@ def _rough_year(text: str, mention: DateMention, wanted: DateValue) -> Finding |
     return Finding(Found.UNSURE, "date", "a rough year near the gold") if abs(year - wanted.year) <= 2 else None
 
 
+_SHORT_YEAR = re.compile(r"(?<![\w'])'(\d\d)\b(?!s)")
+
+
+def _early_year(text: str, year: int) -> Finding | None:
+    """A year before 1000 asked for, given as one to three figures: a century or decade alone in the claim is held
+    against it; a figure is the number kind's (None)."""
+    periods = find_periods(text, 0)
+    if len(periods) != 1 or re.search(r"\d", _CENTURY.sub("", _DECADE.sub("", text))):
+        return None
+    return _held(year, *periods[0], "period")
+
+
 def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's dates against a gold date; None when the gold is not a date (or a year asked for).
     Every field the gold states must agree (finer is fine; a "what year" question asks only the
@@ -201,11 +213,15 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
     nothing beside it, is vague (as SimpleQA's grader has it); one that excludes it conflicts; a
     coarser date beside other words and several dates are the judge's."""
     wanted = gold_date(gold)
+    if wanted is None and _ASKS_YEAR.search(question) and re.fullmatch(r"\s*\d{1,3}\s*", gold):
+        return _early_year(spelled_to_digits(claim), int(gold))
     if wanted is None or (wanted.month is None and not _YEAR_QUESTION.search(question)):
         return None
     if _ASKS_YEAR.search(question):  # "In what year …?": the gold's year is the answer
         wanted = DateValue(wanted.year)
     text = spelled_to_digits(claim)
+    if wanted.year is not None and wanted.year >= 100:  # an apostrophe and two figures: a year in the gold's century
+        text = _SHORT_YEAR.sub(lambda m: str(wanted.year // 100 * 100 + int(m[1])), text)  # type: ignore[operator]
     asked = {reading for mention in find_dates(question) for reading in mention.readings}
     stated = find_dates(text)
     mentions = [m for m in stated if not set(m.readings) <= asked or wanted in m.readings]

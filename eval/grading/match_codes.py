@@ -17,6 +17,7 @@ from typing import Any
 
 from factprobe.eval.core.normalize import strip_accents
 from factprobe.eval.grading.match_text import Finding, Found, head, words
+from factprobe.eval.grading.match_units import unit_registry
 
 _CURRENCY_ASKED = re.compile(r"\bcurrenc(?:y|ies)\b|\biso\s*4217\b", re.IGNORECASE)
 _UNIT_ASKED = re.compile(r"\bunits?\b", re.IGNORECASE)
@@ -78,13 +79,6 @@ def _element(text: str) -> str | None:
     return table.get(text) if re.fullmatch(r"[A-Z][a-z]?", text) else table.get(_key(text))
 
 
-@cache
-def _units() -> Any:
-    import pint  # only where a unit is asked
-
-    return pint.UnitRegistry()
-
-
 def _unit(text: str) -> Any:
     """The unit a text names by its symbol (case as written), its name (any case) or its base units
     ("kg·m/s²"): pint's unit, or None."""
@@ -93,7 +87,7 @@ def _unit(text: str) -> Any:
         return None
     for form in dict.fromkeys([text, text.lower()]):
         try:
-            return _units().parse_units(form)
+            return unit_registry().parse_units(form)
         except Exception:  # pint raises several kinds for a word that is no unit
             continue
     return None
@@ -107,7 +101,7 @@ def _same_unit(one: Any, other: Any) -> bool:
     if _named(one) and _named(other):
         return False
     try:
-        return abs(float(_units().Quantity(1, one).to(other).magnitude) - 1) < 1e-9
+        return abs(float(unit_registry().Quantity(1, one).to(other).magnitude) - 1) < 1e-9
     except Exception:  # pint's DimensionalityError: another kind of unit
         return False
 

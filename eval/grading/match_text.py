@@ -252,8 +252,8 @@ def _within(short: list[str], long: list[str]) -> bool:
     return all(any(_same_given(a, b) for b in rest) for a in short)
 
 
-_RELATIVE = re.compile(r"\b(?:brother|sister|father|mother|son|daughter|wife|husband|cousin|uncle|aunt|nephew|niece"
-                       r"|sibling|twin)s?\b", re.IGNORECASE)
+_RELATIVE = re.compile(r"\b(?:grand|great-?|step|half-?)*(?:brother|sister|father|mother|son|daughter|wife|husband"
+                       r"|cousin|uncle|aunt|nephew|niece|sibling|twin)s?\b", re.IGNORECASE)
 
 
 def _capitalised(answer: str) -> list[str]:
@@ -273,7 +273,8 @@ def _namesake(detail: str, gold: list[str]) -> bool:
 def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     """How the claim names the gold person, if it does: the names in another order, a further surname, the
     surname alone, or the first given name and surname with middle names or initials left
-    out, added (`bare`) or written out; a title and a surname's particles are optional, a generation not."""
+    out, added (`bare`: a head of capitalised names, a detail naming no relative) or written out; a title
+    and a surname's particles are optional, a generation not."""
     if claim[1:]:
         claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
@@ -344,7 +345,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     if apart := _word_apart(said, wanted, person):
         return apart
-    bare = not detail.strip() and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
+    bare = not _RELATIVE.search(detail) and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name

@@ -9,12 +9,14 @@ from unicodedata import numeric
 
 from factprobe.eval.grading.dates import find_dates
 from factprobe.eval.grading.match_text import Finding, Found, content, head, words
+from factprobe.eval.grading.match_units import compare_units
 from factprobe.eval.grading.numbers import (
     Quantity,
     Relation,
     find_quantities,
     find_ranges,
     gold_quantity,
+    one_for_a,
     relate,
     unit_asked,
     written_in_full,
@@ -41,10 +43,10 @@ def _unit_text(quantity: Quantity) -> str:
 
 
 def figures_text(text: str) -> str:
-    """The text with spelled numbers as digits, vulgar fractions as decimals ("2½" is 2.5), clock times in
-    seconds and compound figures summed."""
+    """The text with spelled numbers as digits (and "a" after a bound before a unit: "under a mile"), vulgar
+    fractions as decimals ("2½" is 2.5), clock times in seconds and compound figures summed."""
     text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
-    text = _CLOCK.sub(_clock_to_seconds, spelled_to_digits(text))
+    text = _CLOCK.sub(_clock_to_seconds, one_for_a(spelled_to_digits(text)))
     text = re.sub(r"(?<=[A-Za-z])\s+([A-Za-z]+)\s*(?:\^\s*[-−]|⁻)([12²])\b",  # "m s^-2" is "m/s²"
                   lambda m: f"/{m[1]}{'²' * (m[2] != '1')}", text)
     text = re.sub(r"(?<=\d)\s*yrs?\b", " years", re.sub(r"\bmol\b", "mole", text))  # abbreviations written out
@@ -121,6 +123,35 @@ def _vague(answer: str, wanted: Quantity, label: set[str]) -> Finding | None:
     return Finding(found, "number", f"a vague quantity ({said[0]}) that {holds} the gold")
 
 
+_DEGREE = {"degree", "deg"}  # of an angle or a temperature: the gold's unit says which
+_SEA_LEVEL = re.compile(r"(?<=\S)\s+above\s+(?:mean\s+)?sea[\s-]+level\b", re.IGNORECASE)
+
+
+def _wanted(gold: str, question: str) -> tuple[Quantity, set[str]] | None:
+    """The gold's figure (in the unit the question asks where the gold gives none) and its label words."""
+    if (figure := _gold_figure(gold)) is None:
+        return None
+    wanted, label = figure
+    unit = unit_asked(question)
+    if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
+        wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
+    return wanted, label
+
+
+def _of_its_kind(wanted: Quantity, quantity: Quantity, question: str) -> bool:
+    """The figure can be held against the gold's: a unit of its kind, and no measure where things are
+    counted (a count asked, then a measure in brackets: the measure restates, it does not count)."""
+    counted = wanted.dimension is None and re.search(r"\bhow\s+many\b", question, re.IGNORECASE)
+    return relate(wanted, quantity) is not Relation.INCOMPARABLE and not (counted and quantity.dimension)
+
+
+def comparable_figures(text: str, gold: str, question: str) -> int:
+    """How many figures in the text can be held against the gold's figure (0 where the gold is none)."""
+    if (figure := _wanted(gold, question)) is None:
+        return 0
+    return sum(_of_its_kind(figure[0], quantity, question) for quantity in find_quantities(figures_text(text)))
+
+
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure. The head must
     hold one comparable figure (clock times and compound figures are one): the gold's value to its
@@ -131,17 +162,17 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     if "pair" not in words(question):  # a count of pairs, where pairs are not asked for, counts twice as many
         claim, gold = (re.sub(r"\b(\d+)\s+pairs\b", lambda m: str(2 * int(m[1])), spelled_to_digits(text))
                        for text in (claim, gold))
-    if (figure := _gold_figure(gold)) is None:
+    if (figure := _wanted(gold, question)) is None:
         return None
     wanted, label = figure
-    unit = unit_asked(question)
-    if wanted.dimension is None and unit is not None:  # "How many days …?": a bare gold counts days
-        wanted = replace(wanted, dimension=unit[0], factor=unit[1], offset=unit[2])
     answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
+    answer = _SEA_LEVEL.sub("", answer)  # where a height is measured from, said after it
+    if not detail.strip() and (units := compare_units(answer, figures_text(gold))) is not None:
+        return units
     if (vague := _vague(answer, wanted, label)) is not None:
         return vague
     asked = {q.value for q in find_quantities(figures_text(question))}
-    comparable = [q for q in find_quantities(answer) if relate(wanted, q) is not Relation.INCOMPARABLE]
+    comparable = [q for q in find_quantities(answer) if _of_its_kind(wanted, q, question)]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
     for low, high in find_ranges(answer):
         if label == {"year"} and low.looks_like_year and high.looks_like_year:  # "from year A to B": a span
@@ -157,13 +188,13 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         return Finding(Found.UNSURE, "number", "no comparable figure" if not found else "several figures")
     quantity = found[0]
     extra = set(content(answer[:quantity.start] + " " + answer[quantity.end:], set(words(question))))
-    extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity)))
+    extra -= label | set(words(" ".join(_APPROXIMATORS))) | set(words(_unit_text(quantity))) | _DEGREE
     if not label & {"bc", "bce"}:
         extra -= {"ad", "ce"}  # the era a year without one is in ("AD" or "CE" beside it)
     relation = relate(wanted, quantity)
     dated = [range(m.start, m.end) for m in find_dates(detail)]  # "…, set in 2009", "…, 16 May 2009": not measures
-    others = {relate(wanted, q) for q in find_quantities(detail) if not (wanted.dimension and (
-        q.looks_like_year or any(q.start in span for span in dated)))} - {Relation.INCOMPARABLE}
+    others = {relate(wanted, q) for q in find_quantities(detail) if _of_its_kind(wanted, q, question) and not (
+        wanted.dimension and (q.looks_like_year or any(q.start in span for span in dated)))}
     if re.match(r"\W*(?:which|that)\s+is\b", detail) and relation is Relation.COARSER and others == {Relation.MATCH}:
         relation, others = Relation.MATCH, set()  # the gold stated after a conversion ("0 K, which is …")
     if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
@@ -248,4 +279,4 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
 
 
-__all__ = ["compare_number", "compare_pair", "figures_text"]
+__all__ = ["comparable_figures", "compare_number", "compare_pair", "figures_text"]

@@ -72,6 +72,18 @@ _NUMBER = re.compile(
     r"(?:\s?(?P<unit>" + _UNIT_ALT + r")(?![\w]))?",
     re.IGNORECASE,
 )
+# A bound, then "a" and a unit or scale ("at most a litre", "over a million"): one of it ("about a …" or
+# "a little over a …" says no precision, so it is left as words).
+_ONE_OF = re.compile(r"(?<!little\s)(?<!just\s)(?<!slightly\s)\b(over|under|more\s+than|less\s+than|fewer\s+than"
+                     r"|at\s+least|at\s+most|up\s+to)\s+an?\s+(?=(?:" + _UNIT_ALT
+                     + r"|hundred|thousand|million|billion)\b)", re.IGNORECASE)
+
+
+def one_for_a(text: str) -> str:
+    """ "a"/"an" after a bound, before a unit or a scale, written as the figure 1."""
+    return _ONE_OF.sub(r"\1 1 ", text)
+
+
 _ORDINAL = re.compile(r"^(?:st|nd|rd|th)\b", re.IGNORECASE)
 _CODE_PREFIX = re.compile(r"^[xXbBoO][0-9a-fA-F]")  # a hexadecimal, binary or octal literal
 
@@ -153,6 +165,11 @@ def find_quantities(text: str) -> list[Quantity]:
         found.append(Quantity(value, step, dimension, factor, approx, bound, year_like,
                               start, match.end(), text[start:match.end()].strip(), _OFFSETS.get(unit_key, Decimal(0))))
     return found
+
+
+def table_unit(text: str) -> bool:
+    """The text is one of the table's units ("km", "miles per hour")."""
+    return text.strip().lower() in _UNITS
 
 
 def written_in_full(quantity: Quantity) -> bool:

@@ -54,6 +54,7 @@ _SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[
 _FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*\((?P<aside>[^()]+)\)")  # its figures are detail
 ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
+_QUOTIENT = re.compile(r"(\d\s?[A-Za-zµ°]{1,4})/(?=[A-Za-zµ°])")
 _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms))(?<!\bMrs)(?<!\bv)[.!?](?=\s+\S)")
 # A piece after the first comma that opens with a preposition, a relative or a participle is detail, not an item.
 ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
@@ -224,8 +225,9 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Unreadable("several statements")
     if re.fullmatch(r"[^,]+,\s+or\s+[A-Z][^,]*", claim) and not hedged:  # "X, or Y": a work's alternative title too
         return Unreadable("a name, then another after ', or' (an alternative title, or a second candidate)")
-    if (several := _CANDIDATES.search(claim)) and several.group(0).strip().lower() not in gold_text.split():
-        offered = re.sub(r"^(?:(?:it'?s|it\s+(?:is|was))\s+)?either\s+", "", claim, flags=re.IGNORECASE)
+    quotients = _QUOTIENT.sub(r"\1 per ", claim)  # a unit's quotient after a figure ("N/m²"), not two candidates
+    if (several := _CANDIDATES.search(quotients)) and several.group(0).strip().lower() not in gold_text.split():
+        offered = re.sub(r"^(?:(?:it'?s|it\s+(?:is|was))\s+)?either\s+", "", quotients, flags=re.IGNORECASE)
         items = [item.strip(" ,.") for item in _CANDIDATES.split(offered) if item.strip(" ,.")]
         return Candidates(items, hedged) if len(items) > 1 else Unreadable("several candidates")
     if not claim:

@@ -14,6 +14,7 @@ from factprobe.eval.core.schema import Grade, Question
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.dates import compare_date, find_dates, find_periods, gold_date
 from factprobe.eval.grading.match_codes import compare_code
+from factprobe.eval.grading.match_formulas import compare_formula
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
@@ -27,7 +28,7 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import compare_number, compare_pair, figures_text
+from factprobe.eval.grading.match_values import comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -42,7 +43,7 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         if ZERO.fullmatch(gold) or count and count.value == 0:
             return Finding(Found.MATCH, "zero", "the gold is zero")
         return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
-    for kind in (compare_pair, compare_date, compare_number, compare_code):
+    for kind in (compare_pair, compare_date, compare_formula, compare_number, compare_code):
         if (finding := kind(claim, gold, question)) is not None:
             return finding
     if words(claim) == words(gold):
@@ -163,7 +164,7 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
 def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
     """A parenthesis after a committed figure is detail unless, read alone, it finds otherwise (one other figure)."""
     alone = compare_claim(aside, golds, question).found
-    lone = finding.kind == "number" and len(find_quantities(figures_text(aside))) == 1
+    lone = finding.kind == "number" and max(comparable_figures(aside, gold, question) for gold in golds) == 1
     return alone is finding.found or (alone is Found.UNSURE and not lone) or (
         alone is Found.VAGUE and finding.found is Found.MATCH)
 

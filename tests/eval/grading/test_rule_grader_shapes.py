@@ -182,7 +182,7 @@ NO_MOON = Question(id="u2", question="Who was the first person to swim across La
 @pytest.mark.parametrize("question, answer, grade", [
     # Vague answers that neither state nor contradict the gold: not attempted.
     (COUNT, "Quite a lot of them.", Grade.UNGRADED),
-    (COUNT, "More than a hundred.", Grade.UNGRADED),
+    (COUNT, "More than a hundred.", Grade.NOT_ATTEMPTED),
     (BRIDGE, "Sometime in the early 1900s.", Grade.NOT_ATTEMPTED),
     (BRIDGE, "A long time ago.", Grade.UNGRADED),
     (RIVER, "A big European river.", Grade.UNGRADED),

@@ -1,0 +1,77 @@
+"""Figures in units beyond the number kind's table: pint reads the unit, `numbers.relate` compares.
+
+The number kind's own table covers the common units of length, mass, time, area, volume, speed,
+temperature and money. A gold or an answer written in another unit ("J/kg", "N·m", "W/m²", "kWh",
+"miles per gallon") is read here when both are one figure and one unit that pint parses to the same
+physical dimension: the answer's figure converted to the gold's unit must round to the gold at its
+last significant figure (or convert about as precisely), as in the table's units. A unit of another
+dimension, a dimensionless or offset unit (temperatures), or words beside the figure: not read here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from decimal import Decimal
+from functools import cache
+from typing import Any
+
+from factprobe.eval.grading.match_text import Finding, Found
+from factprobe.eval.grading.numbers import Quantity, Relation, find_quantities, relate, table_unit
+
+# One figure, then a unit: letters, powers ("²", "^-2", "m3"), products and quotients; no other figure.
+_FIGURE_UNIT = re.compile(r"^\s*(?P<figure>[-−]?\d[\d,.\s]*?)\s*(?P<unit>[A-Za-zµΩ°Å](?:[A-Za-zµΩ°Å²³/·*\s-]"
+                          r"|\^\s*[-−]?\d|(?<=[A-Za-z])[23]\b)*?)\s*\.?\s*$")
+_POWERS = {"²": "**2", "³": "**3"}
+
+
+@cache
+def unit_registry() -> Any:
+    """pint's registry of units, made once."""
+    import pint  # only where a unit outside the table is met
+
+    return pint.UnitRegistry()
+
+
+def _unit(text: str) -> Any:
+    """pint's unit for a unit's text ("N/m²", "W m^-2", "miles per gallon"), or None."""
+    text = re.sub(r"\^\s*([-−]?\d)", r"**\1", text.replace("−", "-").replace("·", "*"))
+    text = re.sub(r"([A-Za-z])([23])\b", r"\1**\2", re.sub("[²³]", lambda m: _POWERS[m[0]], text))
+    try:
+        unit = unit_registry().parse_units(text)
+    except Exception:  # pint raises several kinds for text that is no unit
+        return None
+    dimensions = unit.dimensionality
+    return None if not dimensions or "[temperature]" in dimensions else unit
+
+
+def _read(text: str) -> tuple[Quantity, Any, str] | None:
+    """One figure and the unit after it (pint's), with the unit's text; None for anything else."""
+    match = _FIGURE_UNIT.match(text)
+    if match is None or (unit := _unit(match["unit"])) is None:
+        return None
+    figures = find_quantities(match["figure"])
+    return (figures[0], unit, match["unit"].strip()) if len(figures) == 1 else None
+
+
+def compare_units(answer: str, gold: str) -> Finding | None:
+    """The answer's figure against the gold's where either unit is outside the number kind's table
+    (see the module); None where this reading does not apply."""
+    said, wanted = _read(answer), _read(gold)
+    if said is None or wanted is None or (table_unit(said[2]) and table_unit(wanted[2])):
+        return None
+    (figure, unit, _), (gold_figure, gold_unit, _) = said, wanted
+    if unit.dimensionality != gold_unit.dimensionality:
+        return Finding(Found.UNSURE, "number", f"a unit of another kind than the gold's ({unit})")
+    registry = unit_registry()
+    factor = Decimal(str(registry.Quantity(1, unit).to(gold_unit).magnitude))
+    relation = relate(replace(gold_figure, dimension="pint", factor=Decimal(1)),
+                      replace(figure, dimension="pint", factor=factor))
+    if relation is Relation.MATCH:
+        return Finding(Found.MATCH, "number", f"the gold's value in {unit}, to its last significant figure")
+    if relation is Relation.CONFLICT:
+        return Finding(Found.CONFLICT, "number", f"another value ({figure.text} {unit})")
+    return Finding(Found.UNSURE, "number", "a figure in another unit, near the gold's")
+
+
+__all__ = ["compare_units", "unit_registry"]
