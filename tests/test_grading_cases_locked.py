@@ -23,6 +23,7 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v11.jsonl",
     DATA / "grading_cases_locked_v12.jsonl",
     DATA / "grading_cases_locked_v13.jsonl",
+    DATA / "grading_cases_locked_v14.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}

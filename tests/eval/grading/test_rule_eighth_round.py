@@ -1,0 +1,119 @@
+"""The eighth round's shapes, on made-up questions: the `formula` kind, units outside the number
+kind's table (read by pint), a unit's quotient after a figure, a year with an apostrophe, a century
+for a year before 1000, a bound before "a" and a unit, a measure in brackets after a count, heights
+above sea level, "degrees" with the gold's unit, and a middle name before a detail."""
+
+from __future__ import annotations
+
+import pytest
+
+from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.grading.rules import RuleGrader
+
+
+def _grade(question: str, gold: str, answer: str) -> Grade:
+    return RuleGrader().grade_sync(Question(id="q", question=question, answer=gold), answer).grade
+
+
+def _note(question: str, gold: str, answer: str) -> str:
+    return RuleGrader().grade_sync(Question(id="q", question=question, answer=gold), answer).note
+
+
+FORMULA = "What is the chemical formula of the salt the plant sells?"
+
+
+@pytest.mark.parametrize("gold, answer, grade", [
+    ("MgSO4·7H2O", "MgSO4·7H2O", Grade.CORRECT),
+    ("MgSO4·7H2O", "MgSO₄ • 7H₂O", Grade.CORRECT),               # subscripts, another dot, spaces
+    ("MgSO4·7H2O", "MgSO4", Grade.INCORRECT),                      # the anhydrous salt for a hydrate
+    ("KNO3", "KNO2", Grade.INCORRECT),                             # a neighbouring compound
+    ("KNO3", "K2NO3", Grade.INCORRECT),                            # the gold inside a longer formula
+    ("HCOOCH3", "C2H4O2", Grade.CORRECT),                          # a molecular formula for a structural one
+    ("CH3CH2CH2OH", "CH3CH(OH)CH3", Grade.UNGRADED),               # two structures, same atoms: maybe isomers
+    ("KNO3", "potassium nitrate", Grade.UNGRADED),                 # a name where the formula is asked
+])
+def test_formulas_are_compared_atom_by_atom(gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(FORMULA, gold, answer) is grade
+
+
+def test_a_formula_decision_names_its_kind() -> None:
+    assert _note(FORMULA, "KNO3", "KNO2").startswith("formula:")
+
+
+def test_formulas_are_read_only_where_a_formula_is_asked() -> None:
+    assert _grade("Which company makes the valve?", "KNO3", "KNO2") is not Grade.CORRECT
+
+
+@pytest.mark.parametrize("question, gold, answer, grade", [
+    ("What is the density of the alloy?", "7.9 g/cm³", "7,900 kg/m³", Grade.CORRECT),
+    ("What is the density of the alloy?", "7.9 g/cm³", "7900 kg/m3", Grade.CORRECT),
+    ("What is the density of the alloy?", "7.9 g/cm³", "7.9 kg/m³", Grade.INCORRECT),
+    ("What is the density of the alloy?", "7.9 g/cm³", "7.9 g", Grade.UNGRADED),  # another kind of unit
+    ("What is the engine's rated power?", "4.2 kW", "4200 W", Grade.CORRECT),
+    ("What is the engine's rated power?", "4.2 kW", "5100 W", Grade.INCORRECT),
+    ("What is the acceleration on the moonlet?", "0.35 m/s²", "35 cm/s²", Grade.CORRECT),
+    ("What is the acceleration on the moonlet?", "0.35 m/s²", "0.35 m s^-2", Grade.CORRECT),
+    ("What is the pressure in the tank?", "250 kPa", "250,000 Pa", Grade.CORRECT),
+])
+def test_units_outside_the_table_are_converted(question: str, gold: str, answer: str, grade: Grade) -> None:
+    assert _grade(question, gold, answer) is grade
+
+
+def test_a_unit_quotient_is_not_two_candidates() -> None:
+    assert "candidates" not in _note("What is the density of the alloy?", "7.9 g/cm³", "7.9 kg/m³")
+    assert _grade("Which town hosted the fair?", "Brenn", "Brenn/Ollaby") is Grade.INCORRECT  # still candidates
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("'71", Grade.CORRECT),
+    ("'72", Grade.INCORRECT),
+    ("the '70s", Grade.NOT_ATTEMPTED),
+])
+def test_a_year_written_with_an_apostrophe(answer: str, grade: Grade) -> None:
+    assert _grade("In which year did the ferry line open?", "1971", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("the 8th century", Grade.NOT_ATTEMPTED),
+    ("the 9th century", Grade.INCORRECT),
+    ("mid 8th century", Grade.NOT_ATTEMPTED),
+    ("late 8th century", Grade.UNGRADED),  # outside the part it names, inside the century: the judge's
+    ("736", Grade.CORRECT),
+    ("737", Grade.INCORRECT),
+])
+def test_a_century_for_a_year_before_1000(answer: str, grade: Grade) -> None:
+    assert _grade("In which year was the abbey founded?", "736", answer) is grade
+
+
+@pytest.mark.parametrize("gold, answer, grade", [
+    ("420 m", "Under a kilometre", Grade.NOT_ATTEMPTED),
+    ("2,300 m", "Under a kilometre", Grade.INCORRECT),
+    ("2,300 m", "More than a kilometre", Grade.NOT_ATTEMPTED),
+    ("2,300 m", "About a kilometre", Grade.UNGRADED),          # "about a" says no precision
+    ("1,150 m", "A little over a kilometre", Grade.UNGRADED),  # nor does "a little over a"
+])
+def test_a_bound_before_a_and_a_unit(gold: str, answer: str, grade: Grade) -> None:
+    assert _grade("How long is the causeway?", gold, answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("Twelve rods (66 yards)", Grade.CORRECT),      # a measure in brackets restates a count
+    ("Twelve rods (14 rods)", Grade.UNGRADED),      # another count in brackets may say otherwise
+])
+def test_a_measure_in_brackets_after_a_count(answer: str, grade: Grade) -> None:
+    assert _grade("How many rods make the old field's side?", "12", answer) is grade
+
+
+def test_a_height_above_sea_level_and_degrees() -> None:
+    assert _grade("How high is the pass?", "2,410 m", "2,410 metres above sea level") is Grade.CORRECT
+    assert _grade("How high is the pass?", "2,410 m", "2,140 metres above sea level") is Grade.INCORRECT
+    assert _grade("What is each angle of the tile?", "72°", "72 degrees") is Grade.CORRECT
+    assert _grade("At what temperature does the wax melt?", "140 °F", "140 degrees") is Grade.CORRECT
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("Odile M. Varga, at the institute in 1911", Grade.CORRECT),
+    ("Odile Marta Varga, her granddaughter", Grade.UNGRADED),  # the detail speaks of a relative
+])
+def test_a_middle_name_before_a_detail(answer: str, grade: Grade) -> None:
+    assert _grade("Who founded the laboratory?", "Odile Varga", answer) is grade
