@@ -7,6 +7,7 @@ kind is documented where it decides: `compare_text`, `_word_apart` (`spelling`),
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -100,8 +101,9 @@ def _american(word: str) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a plural "s" dropped,
-    British spellings read the American way."""
+    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a modifier letter inside a
+    word dropped (a glottal stop's mark), a plural "s" dropped, British spellings read the American way."""
+    text = "".join(c for c in text if unicodedata.category(c) != "Lm")
     text = spelled_to_digits(strip_accents(text)).lower().replace("'s ", " ").replace("&", " and ")
     found = re.findall(r"[a-z0-9]+[+#]*", text)
     return [_american(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w) for w in found]
@@ -278,6 +280,8 @@ def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     if claim[1:]:
         claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
     gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
+    if claim == gold:
+        return "the gold's name with a title"
     if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
         return "the gold's names in another order (family name first or last)"
     if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \

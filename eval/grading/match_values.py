@@ -123,7 +123,9 @@ def _vague(answer: str, wanted: Quantity, label: set[str]) -> Finding | None:
     return Finding(found, "number", f"a vague quantity ({said[0]}) that {holds} the gold")
 
 
+COARSER = "a figure coarser than the gold's"
 _DEGREE = {"degree", "deg"}  # of an angle or a temperature: the gold's unit says which
+_SYMBOL = re.compile(r"^\s*[A-Za-z]{1,3}\s*=\s*(?=[-−]?\d)")  # a quantity's symbol before its figure
 _SEA_LEVEL = re.compile(r"(?<=\S)\s+above\s+(?:mean\s+)?sea[\s-]+level\b", re.IGNORECASE)
 
 
@@ -146,10 +148,13 @@ def _of_its_kind(wanted: Quantity, quantity: Quantity, question: str) -> bool:
 
 
 def comparable_figures(text: str, gold: str, question: str) -> int:
-    """How many figures in the text can be held against the gold's figure (0 where the gold is none)."""
+    """How many figures in the text can be held against the gold's figure (0 where the gold is none); a
+    year beside them ("since 1990") is a date, not one, unless the gold is a year."""
     if (figure := _wanted(gold, question)) is None:
         return 0
-    return sum(_of_its_kind(figure[0], quantity, question) for quantity in find_quantities(figures_text(text)))
+    wanted = figure[0]
+    return sum(_of_its_kind(wanted, quantity, question) and (wanted.looks_like_year or not quantity.looks_like_year)
+               for quantity in find_quantities(figures_text(text)))
 
 
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
@@ -166,7 +171,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         return None
     wanted, label = figure
     answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
-    answer = _SEA_LEVEL.sub("", answer)  # where a height is measured from, said after it
+    answer = _SYMBOL.sub("", _SEA_LEVEL.sub("", answer))  # where a height is measured from; "n = …"
     if not detail.strip() and (units := compare_units(answer, figures_text(gold))) is not None:
         return units
     if (vague := _vague(answer, wanted, label)) is not None:
@@ -218,7 +223,7 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     outcome, why = {Relation.MATCH: (Found.MATCH, "the gold's value to its last significant figure"),
                     Relation.CONFLICT: (Found.CONFLICT, f"another value ({quantity.text.strip()})"),
                     Relation.EDGE: (Found.UNSURE, "exactly half a unit of the gold's last figure away")}.get(
-        relation, (Found.UNSURE, "a figure coarser than the gold's"))
+        relation, (Found.UNSURE, COARSER))
     return Finding(outcome, "number", why)
 
 
@@ -235,7 +240,7 @@ _SIDES = re.compile(_NAME.format("a") + r"\s+(?P<x>\d+)(?:,?\s+|\s*[–—-]\s*)
 def _score(text: str) -> tuple[tuple[tuple[int, int], ...], str | None] | None:
     """The figures of a score, a vote or a season ("3–1", "eleven to four", "6–2, 6–4", "1987–88") and the
     winner when it is named ("Ajax won 2–0", "2–0 to Ajax", "Ajax 2, Celtic 0", "Ajax 2–0 Celtic")."""
-    text = spelled_to_digits(text).strip()
+    text = re.sub(r"\b(\d+)[\s-]+all\b", r"\1–\1", spelled_to_digits(text).strip(), flags=re.IGNORECASE)  # a tie
     if sides := _SIDES.match(text):
         first, second = int(sides["x"]), int(sides["y"] or sides["z"])
         winner = sides["a"] if first > second else (sides["b"] or sides["c"]) if second > first else None
@@ -279,4 +284,4 @@ def compare_pair(claim: str, gold: str, question: str) -> Finding | None:
     return Finding(Found.UNSURE, "pair", "a winner the gold does not name" if winner else "the figures reversed")
 
 
-__all__ = ["comparable_figures", "compare_number", "compare_pair", "figures_text"]
+__all__ = ["COARSER", "comparable_figures", "compare_number", "compare_pair", "figures_text"]

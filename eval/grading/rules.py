@@ -28,7 +28,7 @@ from factprobe.eval.grading.match_text import (
     related,
     words,
 )
-from factprobe.eval.grading.match_values import comparable_figures, compare_number, compare_pair, figures_text
+from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -169,6 +169,12 @@ def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str)
         alone is Found.VAGUE and finding.found is Found.MATCH)
 
 
+def _restates_gold(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
+    """A figure coarser than the gold (another unit's round figure), then the gold's value in brackets."""
+    lone = max(comparable_figures(aside, gold, question) for gold in golds) == 1
+    return finding.detail == COARSER and lone and compare_claim(aside, golds, question).found is Found.MATCH
+
+
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -232,7 +238,9 @@ class RuleGrader:
                 reading.text, gold, question.question) for gold in golds):
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal: tells a past event of the asked thing, no name")
         finding = compare_claim(reading.text, golds, question.question)
-        if reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
+        if reading.aside and _restates_gold(finding, reading.aside, golds, question.question):
+            finding = Finding(Found.MATCH, "number", "the gold's value in brackets after a rounder figure of it")
+        elif reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
             finding = Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:

@@ -1,7 +1,9 @@
-"""The eighth round's shapes, on made-up questions: the `formula` kind, units outside the number
-kind's table (read by pint), a unit's quotient after a figure, a year with an apostrophe, a century
-for a year before 1000, a bound before "a" and a unit, a measure in brackets after a count, heights
-above sea level, "degrees" with the gold's unit, and a middle name before a detail."""
+"""The eighth session's shapes, on made-up questions. First round: the `formula` kind, units outside
+the number kind's table (read by pint), a unit's quotient after a figure, a year with an apostrophe,
+a century for a year before 1000, a bound before "a" and a unit, a measure in brackets after a
+count, heights above sea level, "degrees" with the gold's unit, a middle name before a detail.
+Second round: the gold in brackets after a rounder figure, a year in brackets after a count, a
+symbol before a figure, bonds in a formula, a tie said as "all", a modifier letter, a title."""
 
 from __future__ import annotations
 
@@ -117,3 +119,46 @@ def test_a_height_above_sea_level_and_degrees() -> None:
 ])
 def test_a_middle_name_before_a_detail(answer: str, grade: Grade) -> None:
     assert _grade("Who founded the laboratory?", "Odile Varga", answer) is grade
+
+
+# The session's second round.
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("3 miles (4.83 km)", Grade.CORRECT),     # a rounder figure in another unit, then the gold in brackets
+    ("3 miles (5.1 km)", Grade.UNGRADED),     # the bracket says otherwise
+])
+def test_the_gold_in_brackets_after_a_rounder_figure(answer: str, grade: Grade) -> None:
+    assert _grade("How long is the canal?", "4.83 km", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("64 (since 1931)", Grade.CORRECT),             # a year in brackets is a date, not another count
+    ("64 (before 1931: 58)", Grade.UNGRADED),       # a year and another count: it may say otherwise
+])
+def test_a_year_in_brackets_after_a_count(answer: str, grade: Grade) -> None:
+    assert _grade("How many members does the guild have?", "64", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [("k = 14", Grade.CORRECT), ("k = 15", Grade.INCORRECT)])
+def test_a_symbol_before_the_figure(answer: str, grade: Grade) -> None:
+    assert _grade("What is the constant in the model?", "14", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("H3C–CH3", Grade.CORRECT),      # bonds written out
+    ("H3C–CH2–OH", Grade.INCORRECT),
+])
+def test_a_structure_written_with_bonds(answer: str, grade: Grade) -> None:
+    assert _grade("What is the chemical formula of the gas in the tank?", "C2H6", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [("Four all", Grade.CORRECT), ("Five all", Grade.INCORRECT)])
+def test_a_tie_said_as_all(answer: str, grade: Grade) -> None:
+    assert _grade("What was the score when the match was abandoned?", "4–4", answer) is grade
+
+
+def test_a_modifier_letter_and_a_title() -> None:
+    assert _grade("Who ruled the atoll?", "Teʻiva", "Teiva") is Grade.CORRECT
+    assert _grade("Who ruled the atoll?", "Teʻiva", "King Teiva") is Grade.CORRECT
+    assert _grade("Who ruled the atoll?", "Teʻiva", "King Tamatoa") is Grade.INCORRECT
