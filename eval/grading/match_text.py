@@ -87,7 +87,7 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|she|these|those|some|someone|somebody"
-                         r"|something|many|somewhere|one\s+of)\b", re.IGNORECASE)
+                         r"|something|many|somewhere|one\s+of|part\s+of)\b", re.IGNORECASE)
 
 
 # British spellings read the American way ("-isation", "-ise", "-our", "-tre", "-ogue"); words too short
@@ -176,10 +176,11 @@ def _numeral(word: str) -> int | str | None:
     return int(word) if word.isdigit() else _NUMERALS.get(word, word if any(c.isdigit() for c in word) else None)
 
 
-def _word_apart(said: list[str], wanted: list[str], person: bool) -> Finding | None:
+def _word_apart(said: list[str], wanted: list[str], person: bool, proper: set[str]) -> Finding | None:
     """The same words but one, which is the gold's number written otherwise or another number
-    (a ruler's ordinal in words, a probe's serial number), one letter off in a long word (six letters in a name of
-    several words that is not a person's, seven otherwise), or shortened ("St" for "Street")."""
+    (a ruler's ordinal in words, a probe's serial number), one letter off in a long word of a name (a word
+    the gold capitalises, in `proper`: six letters in a name of several words that is not a person's, seven
+    otherwise; one letter makes another common word, "nitrate" and "nitrite"), or shortened ("St" for "Street")."""
     differing = [(a, b) for a, b in zip(said, wanted) if a != b]
     if len(said) != len(wanted) or len(differing) != 1:
         return None
@@ -188,7 +189,8 @@ def _word_apart(said: list[str], wanted: list[str], person: bool) -> Finding | N
         same = _numeral(a) == _numeral(b)
         return Finding(Found.MATCH if same else Found.CONFLICT, "text", "the gold's name with "
                        + ("its number written otherwise" if same else f"another number ({a})"))
-    if min(len(a), len(b)) >= _LONG_WORD - several and not (a + b).isdigit() and Levenshtein.distance(a, b) == 1:
+    if b in proper and min(len(a), len(b)) >= _LONG_WORD - several and not (a + b).isdigit() and \
+            Levenshtein.distance(a, b) == 1:
         return Finding(Found.MATCH, "spelling", "one letter differs in one word")
     if several and 2 <= len(a) <= 3 and len(b) > len(a) + 1 and a[0] == b[0] and re.search(".*".join(a), b):
         return Finding(Found.MATCH, "spelling", f"a word shortened ({a} for {b})")
@@ -347,7 +349,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]:
         return Finding(Found.MATCH, "text", "the gold's words, with or without the kind of feature ('Mount', 'Sea')")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
-    if apart := _word_apart(said, wanted, person):
+    if apart := _word_apart(said, wanted, person, set(_capitalised(gold))):
         return apart
     bare = not _RELATIVE.search(detail) and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles

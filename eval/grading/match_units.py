@@ -5,7 +5,8 @@ temperature and money. A gold or an answer written in another unit ("J/kg", "N·
 "miles per gallon") is read here when both are one figure and one unit that pint parses to the same
 physical dimension: the answer's figure converted to the gold's unit must round to the gold at its
 last significant figure (or convert about as precisely), as in the table's units. A unit of another
-dimension, a dimensionless or offset unit (temperatures), or words beside the figure: not read here.
+dimension, a dimensionless unit, a temperature scale with an offset (the table's), or words beside the
+figure: not read here.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from typing import Any
 from factprobe.eval.grading.match_text import Finding, Found
 from factprobe.eval.grading.numbers import Quantity, Relation, find_quantities, relate, table_unit
 
-# One figure, then a unit: letters, powers ("²", "^-2", "m3"), products and quotients; no other figure.
-_FIGURE_UNIT = re.compile(r"^\s*(?P<figure>[-−]?\d[\d,.\s]*?)\s*(?P<unit>[A-Za-zµΩ°Å](?:[A-Za-zµΩ°Å²³/·*\s-]"
+# One figure, then a unit: letters, powers ("²", "^-2", "m3"), products, quotients and brackets; no other figure.
+_FIGURE_UNIT = re.compile(r"^\s*(?P<figure>[-−]?\d[\d,.\s]*?)\s*(?P<unit>[A-Za-zµΩ°Å](?:[A-Za-zµΩ°Å²³/·*()\s-]"
                           r"|\^\s*[-−]?\d|(?<=[A-Za-z])[23]\b)*?)\s*\.?\s*$")
 _POWERS = {"²": "**2", "³": "**3"}
 
@@ -41,8 +42,8 @@ def _unit(text: str) -> Any:
         unit = unit_registry().parse_units(text)
     except Exception:  # pint raises several kinds for text that is no unit
         return None
-    dimensions = unit.dimensionality
-    return None if not dimensions or "[temperature]" in dimensions else unit
+    offset = not unit_registry().Quantity(1, unit)._ok_for_muldiv()  # a temperature scale: the table's
+    return None if not unit.dimensionality or offset else unit
 
 
 def _read(text: str) -> tuple[Quantity, Any, str] | None:

@@ -42,11 +42,20 @@ def _unit_text(quantity: Quantity) -> str:
     return re.sub(r"^[^A-Za-z°%$€£¥]*", "", quantity.text)
 
 
+# A small power written with a caret ("3^4"), not the exponent of scientific notation (a figure times 10^n).
+_POWER = re.compile(r"(?<![\d.×xX*]\s)(?<![\d.×xX*^])\b(\d{1,3})\s*\^\s*(\d{1,2})\b")
+
+
+def _power(match: re.Match[str]) -> str:
+    return str(int(match[1]) ** int(match[2]))
+
+
 def figures_text(text: str) -> str:
-    """The text with spelled numbers as digits (and "a" after a bound before a unit: "under a mile"), vulgar
-    fractions as decimals ("2½" is 2.5), clock times in seconds and compound figures summed."""
+    """The text with spelled numbers as digits (and "a" after a bound before a unit: "under a mile"), small
+    powers worked out ("3^4" is 81), vulgar fractions as decimals ("2½" is 2.5), clock times in seconds and
+    compound figures summed."""
     text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
-    text = _CLOCK.sub(_clock_to_seconds, one_for_a(spelled_to_digits(text)))
+    text = _CLOCK.sub(_clock_to_seconds, one_for_a(_POWER.sub(_power, spelled_to_digits(text))))
     text = re.sub(r"(?<=[A-Za-z])\s+([A-Za-z]+)\s*(?:\^\s*[-−]|⁻)([12²])\b",  # "m s^-2" is "m/s²"
                   lambda m: f"/{m[1]}{'²' * (m[2] != '1')}", text)
     text = re.sub(r"(?<=\d)\s*yrs?\b", " years", re.sub(r"\bmol\b", "mole", text))  # abbreviations written out
@@ -103,21 +112,28 @@ def _items(detail: str) -> int:
 
 
 # `vague`: "several", "a few hundred" with no figure, read as the span they usually mean (several: 3 to 9).
-_VAGUE = re.compile(r"\b(a\s+few|several)(?:\s+(hundred|thousand|million))?\b", re.IGNORECASE)
+# A plural scale, maybe of a further scale ("<scale>s of <scale>s of"), reads as two to ten of it.
+_VAGUE = re.compile(r"\b(a\s+few|several|(?:tens|hundreds|thousands|millions)\s+of)(?:\s+(hundred|thousand|million)s?"
+                    r"(?:\s+of)?)?\b", re.IGNORECASE)
+_SCALES = {"tens": 10, "hundred": 100, "thousand": 1000, "million": 10**6}
 
 
 def _vague(answer: str, wanted: Quantity, label: set[str]) -> Finding | None:
     """A vague quantity holding the gold is coarser (VAGUE); one the gold is far from (under half its
-    span's start or over twice its end) conflicts; nearer, the judge's. None without one of the gold's kind."""
+    span's start, or over twice its end for "a few" and "several") conflicts; nearer, the judge's. None
+    without one of the gold's kind."""
     if re.search(r"\d", answer) or not (said := _VAGUE.search(answer)) or not label <= set(words(answer)):
         return None
-    scale = {"hundred": 100, "thousand": 1000, "million": 10**6}.get((said[2] or "").lower(), 1)
-    low = (2 if said[1].lower().startswith("a") else 3) * scale
-    unit = next(iter(find_quantities(f"{low} {answer[said.end():].strip()}")), None)
+    first = said[1].lower().split()[0]
+    scale = _SCALES.get(first.rstrip("s"), _SCALES.get(first, 1)) * _SCALES.get((said[2] or "").lower(), 1)
+    low = (2 if first in ("a", "tens", "hundreds", "thousands", "millions") else 3) * scale
+    after = re.sub(r"^of\s+", "", answer[said.end():].strip())
+    unit = next(iter(find_quantities(f"{low} {after}")), None)
     if unit is None or relate(wanted, unit) is Relation.INCOMPARABLE:
         return None
     gold = wanted.base / unit.factor - unit.offset if unit.dimension else wanted.value
-    found = Found.VAGUE if low <= gold < 10 * scale else Found.CONFLICT if not low / 2 <= gold < 20 * scale \
+    ceiling = 20 * scale if first in ("a", "several") else float("inf")  # a plural scale sets no upper bound
+    found = Found.VAGUE if low <= gold < 10 * scale else Found.CONFLICT if not low / 2 <= gold < ceiling \
         else Found.UNSURE
     holds = "holds" if found is Found.VAGUE else "may not hold"
     return Finding(found, "number", f"a vague quantity ({said[0]}) that {holds} the gold")
@@ -172,7 +188,9 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     wanted, label = figure
     answer, detail = head(re.sub(r"^(\s*[\d.,]+)\s*:\s", r"\1, ", figures_text(claim)), question)
     answer = _SYMBOL.sub("", _SEA_LEVEL.sub("", answer))  # where a height is measured from; "n = …"
-    if not detail.strip() and (units := compare_units(answer, figures_text(gold))) is not None:
+    units = compare_units(figures_text(claim), figures_text(gold)) or (  # the whole claim: a unit may hold brackets
+        compare_units(answer, figures_text(gold)) if not detail.strip() else None)
+    if units is not None:
         return units
     if (vague := _vague(answer, wanted, label)) is not None:
         return vague

@@ -180,7 +180,8 @@ def written_in_full(quantity: Quantity) -> bool:
 
 def unit_asked(question: str) -> tuple[str, Decimal, Decimal] | None:
     """The unit a question asks the answer in ("in metres", "how many kilometres"): dimension, factor, offset."""
-    match = re.search(r"\b(?:in|how\s+many|number\s+of)\s+(" + _UNIT_ALT + r")\b", question, re.IGNORECASE)
+    match = re.search(r"\b(?:in|how\s+many|number\s+of)\s+(?:[A-Z][a-z]+\s+)?(" + _UNIT_ALT + r")\b", question,
+                      re.IGNORECASE)  # a capitalised word between: "how many Earth days"
     if match is None or len(match.group(1)) < 2:
         return None
     alias = match.group(1).lower()

@@ -51,7 +51,7 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
 # A self-correction after something was said: an apology, "I meant", "make that", "scratch that".
 _SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[t]?|make\s+that|scratch\s+that"
                               r"|my\s+(?:mistake|bad)|correction|rather(?!\s+than))\b", re.IGNORECASE)
-_FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*\((?P<aside>[^()]+)\)")  # its figures are detail
+_FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*(?<!/)\((?P<aside>[^()]+)\)")  # its figures are detail
 ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
 _QUOTIENT = re.compile(r"(\d\s?[A-Za-zµ°]{1,4})/(?=[A-Za-zµ°])")

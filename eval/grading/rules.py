@@ -36,6 +36,14 @@ from factprobe.eval.grading.spelled import spelled_to_digits
 __all__ = ["RuleGrader", "compare_claim"]
 
 
+_AS_WRITTEN = Finding(Found.MATCH, "text", "the gold as written")
+
+
+def _as_written(claim: str, gold: str) -> bool:
+    """The claim is the gold's own text, but for case, spacing and a full stop."""
+    return " ".join(claim.split()).strip(" .").casefold() == " ".join(gold.split()).strip(" .").casefold()
+
+
 def _compare_one(claim: str, gold: str, question: str) -> Finding:
     """The claim against one accepted answer, under the match kind the answer calls for."""
     if ZERO.fullmatch(claim):  # `zero`: "none", "nobody" commit to zero; compared where the gold is a count
@@ -45,7 +53,7 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
     for kind in (compare_pair, compare_date, compare_formula, compare_number, compare_code):
         if (finding := kind(claim, gold, question)) is not None:
-            return finding
+            return _AS_WRITTEN if finding.found is Found.UNSURE and _as_written(claim, gold) else finding
     if words(claim) == words(gold):
         return Finding(Found.MATCH, "text", "the gold's words")
     return compare_text(claim, gold, question)

@@ -3,7 +3,9 @@ the number kind's table (read by pint), a unit's quotient after a figure, a year
 a century for a year before 1000, a bound before "a" and a unit, a measure in brackets after a
 count, heights above sea level, "degrees" with the gold's unit, a middle name before a detail.
 Second round: the gold in brackets after a rounder figure, a year in brackets after a count, a
-symbol before a figure, bonds in a formula, a tie said as "all", a modifier letter, a title."""
+symbol before a figure, bonds in a formula, a tie said as "all", a modifier letter, a title. Third
+round: one letter off as a spelling only in a name, "part of", a unit with brackets, a unit asked after
+a capitalised word, a small power, a plural scale."""
 
 from __future__ import annotations
 
@@ -162,3 +164,50 @@ def test_a_modifier_letter_and_a_title() -> None:
     assert _grade("Who ruled the atoll?", "Teʻiva", "Teiva") is Grade.CORRECT
     assert _grade("Who ruled the atoll?", "Teʻiva", "King Teiva") is Grade.CORRECT
     assert _grade("Who ruled the atoll?", "Teʻiva", "King Tamatoa") is Grade.INCORRECT
+
+
+# The session's third round.
+
+
+def test_one_letter_off_is_a_spelling_only_in_a_name() -> None:
+    assert _grade("Who built the mill?", "Hendrik Ostervelt", "Hendrik Oostervelt") is Grade.CORRECT
+    # two common words one letter apart are two words (a chemical name's ending), not one misspelt
+    assert _grade("What is the systematic name of the salt?", "potassium chlorate", "potassium chlorite") \
+        is Grade.UNGRADED
+
+
+def test_part_of_a_larger_thing_describes_rather_than_names() -> None:
+    assert _grade("Which bay lies west of the cape?", "Ardmore Bay", "part of the Celtic Sea") is Grade.UNGRADED
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("0.5 J/(g·K)", Grade.CORRECT),              # the gold as written, a unit with brackets
+    ("500 J/(kg·K)", Grade.CORRECT),             # converted by pint
+    ("0.12 cal/(g·K)", Grade.CORRECT),
+    ("5 J/(g·K)", Grade.INCORRECT),
+])
+def test_a_unit_with_brackets(answer: str, grade: Grade) -> None:
+    assert _grade("What is the specific heat of the ceramic?", "0.5 J/(g·K)", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("about 88 days, going east", Grade.CORRECT),   # "How many <Word> days": the unit asked
+    ("fewer than 100 days", Grade.NOT_ATTEMPTED),
+])
+def test_a_unit_asked_after_a_capitalised_word(answer: str, grade: Grade) -> None:
+    assert _grade("How many Martian days does the rover's loop take?", "88", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [("3^4 tiles", Grade.CORRECT), ("3^5", Grade.INCORRECT)])
+def test_a_small_power(answer: str, grade: Grade) -> None:
+    assert _grade("How many tiles are in the square?", "81", answer) is grade
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("dozens of kilometres", Grade.UNGRADED),           # no scale read from "dozens": left alone
+    ("hundreds of kilometres", Grade.NOT_ATTEMPTED),    # 200 to 999 hold 640
+    ("thousands of kilometres", Grade.INCORRECT),       # 640 is under half of 2,000
+    ("tens of kilometres", Grade.UNGRADED),             # a plural scale sets no upper bound
+])
+def test_a_plural_scale(answer: str, grade: Grade) -> None:
+    assert _grade("How long is the railway?", "640 km", answer) is grade
