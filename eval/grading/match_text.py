@@ -129,7 +129,8 @@ def head(claim: str, question: str) -> tuple[str, str]:
 
 
 def names_a_country(text: str) -> bool:
-    """The text ends in the name of a country (ISO 3166, from pycountry), maybe after a direction word."""
+    """The text ends in the name of a country, current or former (ISO 3166 and ISO 3166-3, from pycountry),
+    maybe after a direction word."""
     names = _country_names()
     found = words(text)
     return any(" ".join(found[start:]) in names for start in range(len(found)))
@@ -139,8 +140,10 @@ def names_a_country(text: str) -> bool:
 def _country_names() -> frozenset[str]:
     import pycountry  # only where a place is asked and another is named
 
-    return frozenset(" ".join(words(name)) for country in pycountry.countries for name in (
-        country.name, getattr(country, "common_name", ""), getattr(country, "official_name", "")) if name)
+    current = [name for country in pycountry.countries for name in (
+        country.name, getattr(country, "common_name", ""), getattr(country, "official_name", ""))]
+    former = [country.name.split(",")[0] for country in pycountry.historic_countries]  # "Zaire, Republic of"
+    return frozenset(" ".join(words(name)) for name in current + former if name)
 
 
 def names_something(answer: str, said: list[str]) -> bool:
@@ -307,6 +310,11 @@ def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
+_EXPANSION = re.compile(r"\bstands?\s+for\b|\b(?:abbreviation|acronym|initialism)\b|\bshort\s+for\b", re.I)
+# A work's title asked and answered with a foreign article: maybe its title in the original language.
+_WORK_ASKED = re.compile(r"\b(?:opera|operetta|novel|novella|story|film|movie|album|song|book|play|painting|poem"
+                         r"|symphony|ballet|musical|work)s?\b", re.IGNORECASE)
+_FOREIGN_ARTICLE = re.compile(r"^(?i:der|die|das|le|la|les|il|lo|gli|el|los|las|het|de|den|det|l')\s*[A-Z]")
 _SEVERAL = re.compile(r"\b(?:two|three|four|both)\b", re.IGNORECASE)
 _ITEM_BREAK = re.compile(r",\s*(?:and\s+)?|\s+and\s+|\s*&\s*", re.IGNORECASE)
 
@@ -349,7 +357,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]:
         return Finding(Found.MATCH, "text", "the gold's words, with or without the kind of feature ('Mount', 'Sea')")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
-    if apart := _word_apart(said, wanted, person, set(_capitalised(gold))):
+    proper = set() if _EXPANSION.search(question) else set(_capitalised(gold))  # an expansion's words are exact
+    if apart := _word_apart(said, wanted, person, proper):
         return apart
     bare = not _RELATIVE.search(detail) and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
@@ -389,6 +398,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
             and not related(content(detail, implied), wanted):
         if _PLACE_ASKED.search(question) and names_a_country(answer):  # coarser than a city, or wrong: knowledge
             return Finding(Found.UNSURE, "text", f"a country, which may hold the gold ({answer[:60]})")
+        if _WORK_ASKED.search(question) and _FOREIGN_ARTICLE.match(answer.strip(" '\"")) \
+                and not _FOREIGN_ARTICLE.match(gold.strip(" '\"")):
+            return Finding(Found.UNSURE, "text", f"a title with a foreign article, maybe the gold's ({answer[:60]})")
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
     return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
 

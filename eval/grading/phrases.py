@@ -24,7 +24,9 @@ _REFUSAL = re.compile(
     r"|(?:cannot|can'?t|could\s*n[o']?t)\s+be\s+(?:known|determined|answered|said)"
     r"|(?:not|isn't|is\s+not)\s+enough\s+information|insufficient\s+information|no\s+(?:reliable\s+)?information"
     r"|i\s+have\s+no\s+(?:idea|information|data|record|knowledge|memory|recollection)|no\s+idea|beyond\s+my\s+knowledge"
-    r"|^\s*(?:i'?m\s+)?not\s+(?:sure|certain)\s*[;.]\s*(?=i\s+only\s+(?:know|remember|recall)\b)"  # then background
+    r"|^\s*(?:i'?m\s+)?not\s+(?:sure|certain)\s*[;.]\s*(?=i\s+only\s+(?:know|remember|recall)\b"  # then background,
+    r"|(?:it|he|she|they|this|that|the\s+[a-z]+)\s+(?:is|was|are|were|came|comes|lies|lay|sits|stands|lived"  # or a
+    r"|worked)\s+(?-i:(?![A-Z\d])))"  # clause about it that names nothing right after its verb
     r"|^\s*dunno|(?:unknown|not\s+known|unclear|uncertain|unfamiliar)\s+to\s+me"  # not knowing, said of the speaker
     r"|i\s*(?:forget|forgot|have\s+forgotten|'ve\s+forgotten)\b"
     r"|i\s+lack\s+(?:the\s+)?(?:information|knowledge|data)"

@@ -5,7 +5,9 @@ count, heights above sea level, "degrees" with the gold's unit, a middle name be
 Second round: the gold in brackets after a rounder figure, a year in brackets after a count, a
 symbol before a figure, bonds in a formula, a tie said as "all", a modifier letter, a title. Third
 round: one letter off as a spelling only in a name, "part of", a unit with brackets, a unit asked after
-a capitalised word, a small power, a plural scale."""
+a capitalised word, a small power, a plural scale. Fourth round: "not sure" then a clause that names
+nothing, a former country where a city is asked, a superscript exponent, an expansion spelt exactly,
+a work's title with a foreign article."""
 
 from __future__ import annotations
 
@@ -211,3 +213,43 @@ def test_a_small_power(answer: str, grade: Grade) -> None:
 ])
 def test_a_plural_scale(answer: str, grade: Grade) -> None:
     assert _grade("How long is the railway?", "640 km", answer) is grade
+
+
+# The session's fourth round.
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("Not certain; it is in the Mourne range.", Grade.UNGRADED),      # a clause about it: no committed guess
+    ("Not sure; the band came from the Leeds area.", Grade.UNGRADED),
+    ("Not sure; it was Errigal, I think", Grade.INCORRECT),   # a hedged guess stays one
+])
+def test_not_sure_then_a_clause(answer: str, grade: Grade) -> None:
+    assert _grade("What is the highest peak in the county?", "Slieve Donard", answer) is grade
+
+
+def test_a_former_country_where_a_city_is_asked() -> None:
+    assert _grade("In which city was the accord signed?", "Gitega", "Zaire") is Grade.UNGRADED
+    assert _grade("In which city was the accord signed?", "Gitega", "Kigali") is Grade.INCORRECT
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("4.1×10⁻⁷", Grade.UNGRADED),       # coarser than the gold
+    ("4.135×10⁻⁷", Grade.CORRECT),
+    ("4.153×10⁻⁷", Grade.INCORRECT),
+])
+def test_a_superscript_exponent(answer: str, grade: Grade) -> None:
+    assert _grade("What is the measured constant?", "4.135×10⁻⁷", answer) is grade
+
+
+def test_an_expansion_is_spelt_exactly() -> None:
+    question = "What does the acronym of the survey stand for?"
+    assert _grade(question, "Northern Lakes Monitoring Programme", "Northern Lakes Monitoring Programme") \
+        is Grade.CORRECT
+    assert _grade(question, "Northern Lakes Monitoring Programme", "Northern Lakes Monitoring Programs") \
+        is not Grade.CORRECT
+
+
+def test_a_title_with_a_foreign_article() -> None:
+    question = "Which opera by the composer opens in a forest?"
+    assert _grade(question, "The Hunter's Bride", "Die Jägersbraut") is Grade.UNGRADED  # maybe the same title
+    assert _grade(question, "The Hunter's Bride", "Orlando") is Grade.INCORRECT
