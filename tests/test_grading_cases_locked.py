@@ -24,6 +24,9 @@ LOCKED_SETS = [
     DATA / "grading_cases_locked_v12.jsonl",
     DATA / "grading_cases_locked_v13.jsonl",
     DATA / "grading_cases_locked_v14.jsonl",
+    DATA / "grading_cases_locked_v15.jsonl",
+    DATA / "grading_cases_locked_v16.jsonl",
+    DATA / "grading_cases_locked_v17.jsonl",
 ]
 LABELS = {"CORRECT", "INCORRECT", "NOT_ATTEMPTED"}
 FORMS = {"short", "paragraph", "adversarial"}

@@ -1,16 +1,16 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v14.jsonl (396 cases: 305 short, 45 paragraph, 46 adversarial, on 120
+tests/data/grading_cases_locked_v17.jsonl (401 cases: 310 short, 45 paragraph, 46 adversarial, on 120
 questions) was written for this project by someone who saw neither the rules nor the other case
 files' answers, with no question in common with them (its .md file), before the eighth session's
-rule round. Measured once against that round's final rules (README, "What the numbers mean"; the
-record the run summary reports, eval/grading/data/locked_measurement.json): decided agreement 99.3%,
-over-credit 0.5%, under-credit 0.5%, F with a perfect judge 0.1 point below F from the labels (95% CI
--0.8 to +0.6), 13.8% of short answers undecided, no adversarial wrong answer CORRECT. Nothing was
-tuned on it. The earlier locked sets (v2 to v13) were each measured once in the same way and then
-tuned on; they are development data now (test_grading_dev.py). The thresholds below are the issue's
-targets, not the values measured; a target the rules miss is marked as such, strictly, so that
-meeting it later shows.
+fourth and last rule round. Measured once against that round's rules (README, "What the numbers
+mean"; the record the run summary reports, eval/grading/data/locked_measurement.json): decided
+agreement 98.0%, over-credit 0%, under-credit 1.0%, F with a perfect judge 0.7 point below F from the
+labels (95% CI -1.6 to -0.1), 21.0% of short answers undecided, no adversarial wrong answer CORRECT.
+Nothing was tuned on it. The earlier locked sets (v2 to v16) were each measured once in the same way
+and then tuned on; they are development data now (test_grading_dev.py). The thresholds below are the
+issue's targets, not the values measured; a target the rules miss is marked as such, strictly, so
+that meeting it later shows.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v14.jsonl",)
+LOCKED = ("grading_cases_locked_v17.jsonl",)
 
 
 def missed(name: str, reason: str) -> Any:
@@ -65,7 +65,7 @@ def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, the rules left 13.8% of unseen short answers to the judge")])
+    missed(LOCKED[0], "measured once, the rules left 21.0% of unseen short answers to the judge")])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     """Mostly knowledge is left: an answer coarser than the gold (a description, a country, a decade), a
     near miss sharing words with the gold, another name of a thing."""
