@@ -7,7 +7,6 @@ kind is documented where it decides: `compare_text`, `_word_apart` (`spelling`),
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -15,8 +14,7 @@ from functools import cache
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
-from factprobe.eval.core.normalize import strip_accents
-from factprobe.eval.grading.spelled import spelled_to_digits
+from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
 
 
 class Found(str, Enum):
@@ -57,8 +55,6 @@ def combine(findings: list[Finding], notation: str = "") -> Finding:
     return Finding(Found.UNSURE, "text", "nothing to compare")
 
 
-_FUNCTION_WORDS = frozenset("a an the of in at on to for by and is was are were it its s this that which what who "
-                            "whom whose where when how be been as from with called named".split())
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were|would\s+be))|the\s+answer\s+is"
                       r"|answer\s*:)\s+", re.IGNORECASE)
 _COPULA = re.compile(r"\s(?:is|was|are|were)\s", re.IGNORECASE)
@@ -90,29 +86,10 @@ _NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|
                          r"|something|many|somewhere|one\s+of|part\s+of)\b", re.IGNORECASE)
 
 
-# British spellings read the American way ("-isation", "-ise", "-our", "-tre", "-ogue"); words too short
-# for an ending to be a spelling ("tour", "rise") are left alone.
-_BRITISH = re.compile(r"(?<=\w{2})(?:is(?=ation$|e$|ed$|ing$|er$)|our(?=$|ed$|ing$|ite$|able$)|tre(?=$|d$)|ogue(?=$))")
-_AMERICAN = {"is": "iz", "our": "or", "tre": "ter", "ogue": "og"}
-
-
-def _american(word: str) -> str:
-    return _BRITISH.sub(lambda m: _AMERICAN[m[0]], word) if len(word) >= 5 else word
-
-
-def words(text: str) -> list[str]:
-    """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a modifier letter inside a
-    word dropped (a glottal stop's mark), a plural "s" dropped, British spellings read the American way."""
-    text = "".join(c for c in text if unicodedata.category(c) != "Lm")
-    text = spelled_to_digits(strip_accents(text)).lower().replace("'s ", " ").replace("&", " and ")
-    found = re.findall(r"[a-z0-9]+[+#]*", text)
-    return [_american(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w) for w in found]
-
-
 def head(claim: str, question: str) -> tuple[str, str]:
     """The claim's head (the phrase that answers) and the rest (its detail)."""
     text = _LEAD_IN.sub("", claim.strip())
-    asked = set(words(question)) | _FUNCTION_WORDS
+    asked = set(words(question)) | FUNCTION_WORDS
     copula = _COPULA.search(text)
     if copula and set(words(text[:copula.start()])) <= asked:
         text = text[copula.end():]
@@ -153,11 +130,6 @@ def names_something(answer: str, said: list[str]) -> bool:
         return False
     rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
     return answer.strip()[:4].lower() != "the " or bool(re.search(r"[A-Z0-9]", rest))
-
-
-def content(text: str, implied: set[str]) -> list[str]:
-    """The text's normalised words without function words and words the question implies."""
-    return [w for w in words(text) if w not in implied and w not in _FUNCTION_WORDS]
 
 
 def is_acronym(letters: str, phrase: list[str]) -> bool:
