@@ -53,8 +53,9 @@ def compare_formula(claim: str, gold: str, question: str) -> Finding | None:
     if not _FORMULA_ASKED.search(question) or (wanted := _atoms(gold)) is None:
         return None
     bonded = re.sub(r"(?<=[A-Za-z0-9)])[-–—=≡](?=[A-Z(])", "", claim.strip(" ."))  # a structure's bonds
-    answer = bonded if " " not in bonded and _atoms(bonded) is not None else head(claim, question)[0]
-    if (said := _atoms(answer)) is None:  # a compound's name where its formula is asked: knowledge
+    said = _atoms(bonded) if " " not in bonded else None
+    answer = bonded if said is not None else head(claim, question)[0]
+    if said is None and (said := _atoms(answer)) is None:  # a compound's name where its formula is asked
         return None if re.search(r"\d|[A-Z].*[A-Z]", answer) else Finding(
             Found.UNSURE, "formula", "a name where a formula is asked")
     if said != wanted:

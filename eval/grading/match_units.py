@@ -34,6 +34,7 @@ def unit_registry() -> Any:
     return pint.UnitRegistry()
 
 
+@cache
 def _unit(text: str) -> Any:
     """pint's unit for a unit's text ("N/m²", "W m^-2", "miles per gallon"), or None."""
     text = re.sub(r"\^\s*([-−]?\d)", r"**\1", text.replace("−", "-").replace("·", "*"))
@@ -46,22 +47,28 @@ def _unit(text: str) -> Any:
     return None if not unit.dimensionality or offset else unit
 
 
-def _read(text: str) -> tuple[Quantity, Any, str] | None:
-    """One figure and the unit after it (pint's), with the unit's text; None for anything else."""
-    match = _FIGURE_UNIT.match(text)
-    if match is None or (unit := _unit(match["unit"])) is None:
+def _read(match: re.Match[str]) -> tuple[Quantity, Any] | None:
+    """The figure and pint's unit after it; None where pint reads no unit or the figure is not one."""
+    if (unit := _unit(match["unit"].strip())) is None:
         return None
     figures = find_quantities(match["figure"])
-    return (figures[0], unit, match["unit"].strip()) if len(figures) == 1 else None
+    return (figures[0], unit) if len(figures) == 1 else None
 
 
 def compare_units(answer: str, gold: str) -> Finding | None:
     """The answer's figure against the gold's where either unit is outside the number kind's table
-    (see the module); None where this reading does not apply."""
-    said, wanted = _read(answer), _read(gold)
-    if said is None or wanted is None or (table_unit(said[2]) and table_unit(wanted[2])):
+    (see the module); None where this reading does not apply. The same unit text on both sides, or
+    two of the table's, is the table's to compare: pint is not asked."""
+    said_text, gold_text = _FIGURE_UNIT.match(answer), _FIGURE_UNIT.match(gold)
+    if said_text is None or gold_text is None:
         return None
-    (figure, unit, _), (gold_figure, gold_unit, _) = said, wanted
+    units = said_text["unit"].strip(), gold_text["unit"].strip()
+    if units[0].casefold() == units[1].casefold() or all(table_unit(unit) for unit in units):
+        return None
+    said, wanted = _read(said_text), _read(gold_text)
+    if said is None or wanted is None:
+        return None
+    (figure, unit), (gold_figure, gold_unit) = said, wanted
     if unit.dimensionality != gold_unit.dimensionality:
         return Finding(Found.UNSURE, "number", f"a unit of another kind than the gold's ({unit})")
     registry = unit_registry()

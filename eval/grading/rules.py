@@ -169,18 +169,19 @@ def declines_only(reading: Refusal, golds: list[str], question: str) -> bool:
     return True
 
 
-def _aside_agrees(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
-    """A parenthesis after a committed figure is detail unless, read alone, it finds otherwise (one other figure)."""
+def _with_aside(finding: Finding, aside: str, golds: list[str], question: str) -> Finding:
+    """A parenthesis after a committed figure is detail unless, read alone, it finds otherwise (one other
+    figure): then the judge's. A figure coarser than the gold (another unit's round figure) with the
+    gold's value in brackets states the gold."""
     alone = compare_claim(aside, golds, question).found
-    lone = finding.kind == "number" and max(comparable_figures(aside, gold, question) for gold in golds) == 1
-    return alone is finding.found or (alone is Found.UNSURE and not lone) or (
-        alone is Found.VAGUE and finding.found is Found.MATCH)
-
-
-def _restates_gold(finding: Finding, aside: str, golds: list[str], question: str) -> bool:
-    """A figure coarser than the gold (another unit's round figure), then the gold's value in brackets."""
     lone = max(comparable_figures(aside, gold, question) for gold in golds) == 1
-    return finding.detail == COARSER and lone and compare_claim(aside, golds, question).found is Found.MATCH
+    if finding.detail == COARSER and lone and alone is Found.MATCH:
+        return Finding(Found.MATCH, "number", "the gold's value in brackets after a rounder figure of it")
+    lone = lone and finding.kind == "number"
+    if alone is finding.found or (alone is Found.UNSURE and not lone) or (
+            alone is Found.VAGUE and finding.found is Found.MATCH):
+        return finding
+    return Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
 
 
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
@@ -246,10 +247,8 @@ class RuleGrader:
                 reading.text, gold, question.question) for gold in golds):
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal: tells a past event of the asked thing, no name")
         finding = compare_claim(reading.text, golds, question.question)
-        if reading.aside and _restates_gold(finding, reading.aside, golds, question.question):
-            finding = Finding(Found.MATCH, "number", "the gold's value in brackets after a rounder figure of it")
-        elif reading.aside and not _aside_agrees(finding, reading.aside, golds, question.question):
-            finding = Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
+        if reading.aside:
+            finding = _with_aside(finding, reading.aside, golds, question.question)
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             penalize = self.hedging is HedgingPolicy.PENALIZE

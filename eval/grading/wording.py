@@ -27,7 +27,8 @@ def _american(word: str) -> str:
 def words(text: str) -> list[str]:
     """Normalised words: lower case, no accents, punctuation and hyphens as breaks, a modifier letter inside a
     word dropped (a glottal stop's mark), a plural "s" dropped, British spellings read the American way."""
-    text = "".join(c for c in text if unicodedata.category(c) != "Lm")
+    if not text.isascii():
+        text = "".join(c for c in text if unicodedata.category(c) != "Lm")
     text = spelled_to_digits(strip_accents(text)).lower().replace("'s ", " ").replace("&", " and ")
     found = re.findall(r"[a-z0-9]+[+#]*", text)
     return [_american(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w) for w in found]
