@@ -247,27 +247,28 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
 
 
 # A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
-_NAME_SPAN = re.compile(r"(?<![\w'-])[A-Z][\w'.-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)\s+)*"
-                        r"[A-Z][\w'.-]*)*")
+_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)\s+)*"
+                        r"[A-Z][\w'.–-]*)*")
 # A capitalised word that opens a sentence without naming anything ("The", "In", "It").
 _OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
                      "before during according yes no i my our we there as although while both neither either only "
                      "which what who when where so thus therefore however also today since".split())
+# A person's relatives ("his son"), and nouns that relate one person or thing to another ("the capital of X").
+_KIN = (r"(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sister|father|mother|nephew|niece|cousin"
+        r"|uncle|aunt|widow|heir)s?")
+_RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague|assistant"
+             r"|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
+             r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace)s?)")
 # A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
-_DESCRIBES = re.compile(r"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|(?:grand|great-?|step|half-?)*(?:son|daughter"
-                        r"|nephew|niece|brother|sister|father|mother|wife|husband|cousin|uncle|aunt|widow|heir)s?)\b",
-                        re.IGNORECASE)
+_DESCRIBES = re.compile(rf"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|{_KIN})\b", re.IGNORECASE)
 _CALENDAR = frozenset("january february march april may june july august september october november december monday "
                       "tuesday wednesday thursday friday saturday sunday".split())
 _DEMONYM = re.compile(r"(?:an|ian|ese|ish|ch|ic|i)$")  # "Canadian", "Chinese", "Finnish", "Dutch", "Slavic", "Iraqi"
-# A name the sentence speaks of relative to another thing: "X's brother", "the son of X", "taller than X", "near X".
-_RELATIVE_TO = re.compile(r"^(?:'s?\b|’s?\b)|(?:\b(?:(?:(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sister"
-                          r"|father|mother|nephew|niece|cousin|uncle|aunt|widow|heir|successor|predecessor|student|pupil"
-                          r"|teacher|member|friend|rival|partner|colleague|assistant|deputy|part|half|one|rest|north|south"
-                          r"|east|west|outskirts|suburb|capital|leader|head|president|founder|owner|author|creator|director"
-                          r"|captain|coach|manager|namesake|home|birthplace)s?\s+of)|than|like|unlike|besides|except|including"
-                          r"|with|without|against|beat|beating|defeated|defeating|over|after|before|behind|succeeded"
-                          r"|preceded|replaced|near|beside|outside|alongside|opposite|versus|vs)\s+(?:the\s+)?)$", re.IGNORECASE)
+# Words before a name that relate it to the answer rather than state it: "the son of X", "taller than X", "near X".
+_RELATIVE_TO = re.compile(rf"\b(?:{_RELATION}\s+of|than|like|unlike|besides|except|including|with|without|against|beat"
+                          r"|beating|defeated|defeating|over|after|before|behind|succeeded|preceded|replaced|near|beside"
+                          r"|outside|alongside|opposite|versus|vs)\s+(?:the\s+)?$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’]s?$")
 
 
 _OPPOSITES = {"won": "lost|lose|loses|losing|beaten|runner-up", "win": "lost|lose|loses|losing|beaten|runner-up",
@@ -283,6 +284,14 @@ def _reverses(text: str, question: str) -> bool:
                if word in asked)
 
 
+def _relative(text: str, match: re.Match[str], span: str, asked: set[str]) -> bool:
+    """The name is said relative to another thing ("X's brother", "the son of X", "near X"), by words the
+    question does not use itself ("who did she open it with?" answered "with X" states X)."""
+    before = _RELATIVE_TO.search(text[:match.start()])
+    return bool(before and not set(words(before[0])) <= asked | FUNCTION_WORDS) or bool(
+        _POSSESSIVE.search(span) and re.match(rf"\s+(?:\w+\s+)?{_RELATION}\b", text[match.end():], re.IGNORECASE))
+
+
 def answer_names(claim: str, question: str) -> list[str] | None:
     """The names a sentence states beside the question's own words and its frame ("X was born in the township
     of Y, Z"), read the same whether they are right or wrong; None when it states none, more than three, two
@@ -295,16 +304,19 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     asked, found, last = set(words(question)), [], 0
     for match in _NAME_SPAN.finditer(text):
         before, span = text[:match.start()], match[0].rstrip(".")
+        if before[-1:] in ("'", "‘", '"', "“"):
+            span = span.rstrip("'’\"”")  # a quoted title
         first, *rest = span.split()
         if not before.strip() and first.lower() in _OPENERS:
             span = " ".join(rest)  # a sentence's opening word, then maybe a name
         if not span or set(words(span)) <= asked | FUNCTION_WORDS:
             continue
-        if re.search(r"'s?$", span) or _RELATIVE_TO.search(before) or _RELATIVE_TO.match(text[match.end():]):
-            return None  # "X's brother", "the son of X": a name the answer is relative to
-        if len(span.split()) == 1 and (span.lower() in _CALENDAR or _DEMONYM.search(span) and re.match(
-                r"\s+[a-z]", text[match.end():]) and not re.match(r"\s+(?:is|was|are|were|has|had)\b", text[match.end():])):
-            continue  # a month or a day (the date kind's), "Canadian province": a word describing the noun after it
+        if _relative(text, match, span, asked):
+            return None
+        if _POSSESSIVE.search(span) or len(span.split()) == 1 and (span.lower() in _CALENDAR or _DEMONYM.search(
+                span) and re.match(r"\s+[a-z]", text[match.end():]) and not re.match(
+                r"\s+(?:is|was|are|were|has|had)\b", text[match.end():])):
+            continue  # "Tokyo's district", a month or a day (the date kind's), "Canadian province": words describing
         gap = text[last:match.start()]
         if found and (re.fullmatch(r"\s*(?:,?\s*(?:and|&)|[:–—-])\s*", gap) or gap.strip() == "," and re.search(
                 r"\bwho(?:m|se)?\b", question, re.IGNORECASE)):
