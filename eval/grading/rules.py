@@ -186,7 +186,7 @@ def _with_aside(finding: Finding, aside: str, golds: list[str], question: str) -
 
 
 # A gold that is a name (its words capitalised but a name's particles): a sentence's names are held against it.
-_NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&-]*(?:\s+(?:[A-Z][\w'.&-]*|of|the|de|da|di|du|del|der|van|von|y|and|la|le|al"
+_NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&–-]*|of|the|de|da|di|du|del|der|van|von|y|and|la|le|al"
                          r"|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
 def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
     """One sentence held against the gold: as a claim, then by the names it states."""
