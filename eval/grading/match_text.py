@@ -68,6 +68,8 @@ _FEATURES = frozenset("mount mountain lake sea ocean river island isle desert st
                       "glacier volcano".split())  # as `words` writes them: a plural "s" dropped
 _KIND_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w']+\s+)?(?:country|city|town|state|province|nation|county|region)\b",
                          re.IGNORECASE)
+_BOTH_ASKED = re.compile(r"\b(?:city|town)\s*(?:,|and|&)\s*(?:the\s+)?(?:state|country|province|region)\b", re.IGNORECASE)
+_OPTIONS = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?),?\s+or\s+(?:the\s+)?(?P<b>[^,?]+?)\s*\?\s*$", re.IGNORECASE)
 _WHICH_ONE = re.compile(r"^\W*(?:not\s+)?the\s+one\s+(?:in|from|at|of|near|on)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
@@ -311,6 +313,13 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
     return None
 
 
+def _option(answer: str, question: str) -> list[str] | None:
+    """The answer's words when it is one of the two options the question offers ("Which is older, A or B?")."""
+    offered = _OPTIONS.search(question)
+    said = words(re.sub(r"^the\s+", "", answer.strip(" ."), flags=re.IGNORECASE))
+    return said if offered and said in (words(offered["a"]), words(offered["b"])) else None
+
+
 def compare_text(claim: str, gold: str, question: str) -> Finding:
     """The claim's head against one gold answer in words. `text`: the gold's words, without its place
     qualifier, or as the answer's other name ("X (gold)"); `initials`: an acronym either way. A code the
@@ -327,6 +336,11 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
+    option = _option(answer, question)
+    if option not in (None, words(re.sub(r"^the\s+", "", gold.strip(), flags=re.IGNORECASE))) or not said and (
+            not detail.strip(" .") and len(claim.split()) <= NAMING_WORDS and names_something(answer, spelt)
+            and content(gold, set(words(question)))):  # a bare answer that only repeats the question's entity
+        return Finding(Found.CONFLICT, "text", "the question's own words given back, or the option it did not pick")
     if not said:
         return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])
     if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
@@ -363,11 +377,15 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if located and not _PLACE_ASKED.search(question) and content(located[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold, then where it is ('in …')")
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
-    if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
+    if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied) \
+            and not _BOTH_ASKED.search(question):  # "in what city and state …?": the state is asked too
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
         return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
+    if re.fullmatch(r"\d{3,4}", answer.strip(" .")) and re.fullmatch(r"(?:[A-Z][a-z]+\s?)+", gold.strip(" .")) and (
+            _PERSON.search(question) or _PLACE_ASKED.search(question) or _KIND_ASKED.search(question)):
+        return Finding(Found.CONFLICT, "text", "a year or figure where a person or place is asked")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):

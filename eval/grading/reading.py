@@ -168,7 +168,8 @@ def _refusal(text: str) -> Refusal:
     ("Do you mean X or Y?"); else one beside other statements (hedges removed), whether any held a
     hedge, and what the refusal clauses name as declined."""
     clauses = _clauses(text)
-    kept = [c for c in clauses if not is_refusal(c)]
+    kept = [c for i, c in enumerate(clauses) if not is_refusal(c) and not (  # "…, to find out who": the refusal's aim
+        i and is_refusal(clauses[i - 1]) and re.match(r"\s*(?:in\s+order\s+|so\s+as\s+)?to\s+[a-z]+", c, re.IGNORECASE))]
     context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
     if _CLARIFY.match(text) or not context:
         return Refusal("refusal with no guess")
@@ -363,9 +364,10 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
 def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     """One sentence's committed claim: the question's own setting, a yes or no, a denial, hedges, a figure's
     aside, lists and candidates read."""
+    asked = set(words(question)) | FUNCTION_WORDS
     text = re.split(r",\s+(?:so|therefore|thus|hence)\s+", text)[-1]  # "A lies in B, so the answer is C": the conclusion
-    if (lead := _LEAD_PHRASE.match(text)) and set(words(lead[0])) <= set(words(question)) | FUNCTION_WORDS:
-        text = text[lead.end():]  # "In 1946, …", "According to the 2011 census, …": the question's own setting
+    if (lead := _LEAD_PHRASE.match(text)) and all(w in asked or w.isdigit() or w in _CALENDAR for w in words(lead[0])):
+        text = text[lead.end():]  # "In 1946, …", "According to the census, …": the question's setting, or a date
     if golds and all(words(gold) in (["yes"], ["no"]) for gold in golds) and (polar := _POLAR.match(text)):
         return Claim(polar[1].lower(), bool(_HEDGE.search(text)))  # "No, they were not both …": the answer is "no"
     if denial := _NOT_THEN.match(text.rstrip(" .!")) or _THEN_NOT.match(text.rstrip(" .!")):

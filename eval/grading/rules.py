@@ -52,6 +52,8 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         if ZERO.fullmatch(gold) or count and count.value == 0:
             return Finding(Found.MATCH, "zero", "the gold is zero")
         return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
+    if {tuple(words(claim)), tuple(words(gold))} <= {("yes",), ("no",)}:  # a yes or no asked
+        return Finding(Found.MATCH if words(claim) == words(gold) else Found.CONFLICT, "text", "a yes or no")
     for kind in (compare_pair, compare_date, compare_formula, compare_number, compare_code):
         if (finding := kind(claim, gold, question)) is not None:
             return _AS_WRITTEN if finding.found is Found.UNSURE and _as_written(claim, gold) else finding
