@@ -339,7 +339,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     option = _option(answer, question)
     if option not in (None, words(re.sub(r"^the\s+", "", gold.strip(), flags=re.IGNORECASE))) or not said and (
             not detail.strip(" .") and len(claim.split()) <= NAMING_WORDS and names_something(answer, spelt)
-            and content(gold, set(words(question)))):  # a bare answer that only repeats the question's entity
+            and not _symbol(spelt) and content(gold, set(words(question))) and not set(spelt) & set(words(gold))):
+        # a bare answer that only repeats the question's entity, sharing nothing with the gold
         return Finding(Found.CONFLICT, "text", "the question's own words given back, or the option it did not pick")
     if not said:
         return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])

@@ -259,7 +259,8 @@ _KIN = (r"(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sis
         r"|uncle|aunt|widow|heir)s?")
 _RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague|assistant"
              r"|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
-             r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace)s?)")
+             r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace|contemporary|collaborator"
+             r"|mentor|disciple|opponent|teammate)s?)")
 # A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
 _DESCRIBES = re.compile(rf"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|{_KIN})\b", re.IGNORECASE)
 _CALENDAR = frozenset("january february march april may june july august september october november december monday "
