@@ -195,7 +195,7 @@ _THEN_NOT = re.compile(r"^(?P<claim>[^,;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;
 # A later sentence that may qualify or revise the first one's answer.
 _REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
                       r"|contrary|misconception|although|though|nonetheless|nevertheless|whereas|alternatively|disputed"
-                      r"|debated|conflicting|other\s+sources|some\s+sources|or|final|not|never|cannot|unable|unclear)\b"
+                      r"|debated|conflicting|other\s+sources|some\s+sources|final|cannot|unable|unclear)\b"
                       r"|n't\b|(?:^|(?<=[.!?]\s))(?:but|no)\b|(?-i:\b(?:I|my|My|me)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},\s*(?=\S)",
