@@ -14,6 +14,7 @@ from functools import cache
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
+from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
 
 
@@ -384,9 +385,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
         return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
-    if re.fullmatch(r"\d{3,4}", answer.strip(" .")) and re.fullmatch(r"(?:[A-Z][a-z]+\s?)+", gold.strip(" .")) and (
-            _PERSON.search(question) or _PLACE_ASKED.search(question) or _KIND_ASKED.search(question)):
-        return Finding(Found.CONFLICT, "text", "a year or figure where a person or place is asked")
+    if re.fullmatch(r"\d{3,4}", answer.strip(" .")) and not re.search(r"\d", spelled_to_digits(gold)) and re.search(
+            r"[A-Za-z]{3}", gold):
+        return Finding(Found.CONFLICT, "text", "a year or figure where the gold is a name or words")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):

@@ -70,6 +70,9 @@ _PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have
                              r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b"
                              r"|there\s+(?:has|have|had|is|was|are|were)n't\s+(?:been\s+)?(?:a|an|any)\b)",
                              re.IGNORECASE)
+_POLAR_QUESTION = re.compile(r"^\W*(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|shall|may"
+                             r"|might|must)\b", re.IGNORECASE)  # a question answered yes or no
+_DENIES = re.compile(r"\b(?:no|not|never|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
 _STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
 
 
@@ -258,9 +261,12 @@ class RuleGrader:
         reading = read_reply(answer, golds, question.question)
         if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
-        if not golds and answer and (_PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer)
-                                     or isinstance(reading, Claim) and ZERO.fullmatch(reading.text)):
-            return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
+        if not golds and answer and not isinstance(reading, Refusal):
+            if _POLAR_QUESTION.match(question.question) and re.match(r"\W*(?:yes|no)\b", answer, re.IGNORECASE):
+                return self._outcome(Grade.INCORRECT, "unanswerable: answers yes or no to a question that has none")
+            if (_PREMISE_DENIED.match(answer) or _DENIES.search(answer) and not _POLAR_QUESTION.match(question.question)
+                    ) and not _STILL_ANSWERS.search(answer) or isinstance(reading, Claim) and ZERO.fullmatch(reading.text):
+                return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
