@@ -113,9 +113,10 @@ class RunConfig(BaseModel):
                               flag="--no-hop-probes")
     # media and input settings (factprobe.eval.media)
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
-                                "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
+                                "(sorted by name) or the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi>, "
                                 "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
-    frames: int = option(8, "frames sampled from each video (by --frame-sampling)", ge=1, le=64)
+    frames: int = option(8, "frames sampled from each video or folder of frames (by --frame-sampling, at the "
+                         "same positions)", ge=1, le=64)
     frame_sampling: Literal["uniform", "vlmevalkit", "keyframes"] = option(
         "uniform", "which frames of a video: uniform (the centre of each of --frames equal segments), "
         "vlmevalkit (frames i*n/(N+1), i=1..N: VLMEvalKit's positions, WorldSense's evaluation) or "
