@@ -22,14 +22,16 @@ from factprobe.eval.grading.judge_labels import parse_label_mapping
 
 
 def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
-           strategy_option: bool = False, **constraints: Any) -> Any:
+           strategy_option: bool = False, recorded_only: bool = False, **constraints: Any) -> Any:
     """A run option: pydantic Field plus what the CLI and resume need to know about it.
 
     `changes_results=False` marks the few options a resumed run may change (they change no
     result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
     `strategy_option` marks options only some strategies read (a sweep folds cells that differ
-    only in options none of their strategies reads)."""
-    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    only in options none of their strategies reads); `recorded_only` marks a field the run sets
+    itself and records (no flag, no sweep key)."""
+    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option,
+                       "recorded_only": recorded_only}
     if callable(default):
         return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)
@@ -53,7 +55,11 @@ class RunConfig(BaseModel):
 
     dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
     strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
-                                   "empty: every registered strategy but those run only when named")
+                                   "empty: the preset's, else every registered strategy but those run only "
+                                   "when named and those the dataset cannot run (retrieval without a corpus)")
+    strategies_by_default: bool = option(False, "the strategies are the default set (none named): one the dataset "
+                                         "cannot run is left out with a note instead of stopping the run",
+                                         changes_results=False, recorded_only=True)
     model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
                         min_length=1)
     judge: str | None = option(None, "grade with this model (same forms as --model)")
@@ -311,6 +317,11 @@ class RunConfig(BaseModel):
     def option_meta(cls, name: str) -> dict[str, Any]:
         extra = cls.model_fields[name].json_schema_extra
         return dict(extra) if isinstance(extra, dict) else {}
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The options a user sets (a flag, a sweep key); not the fields the run records itself."""
+        return [name for name in cls.model_fields if not cls.option_meta(name)["recorded_only"]]
 
     @classmethod
     def resume_exempt(cls) -> frozenset[str]:
