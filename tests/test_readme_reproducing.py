@@ -155,3 +155,32 @@ def test_every_flag_and_grid_key_mentioned_exists():
             key = GRID_KEY.match(span)
             if key:
                 assert key.group(1) in RunConfig.model_fields, f"{name}: sweep key {key.group(1)!r}"
+
+
+def test_no_run_command_stops_on_retrieval_the_benchmarks_cannot_run(tmp_path: Path):
+    """None of the five benchmarks has a text corpus: a command without `--strategies` runs its
+    preset's strategies (none retrieves) or the default set, which leaves retrieval out when the
+    dataset has none (factprobe.eval.run.checks); a command naming a retrieving strategy searches
+    the web."""
+    from factprobe.eval.run.checks import retriever_spec, retrieves
+    from factprobe.eval.run.pipeline import new_config
+
+    files = {"prompt_file": tmp_path / "prompt.txt", "answers": tmp_path / "answers.jsonl"}
+    files["prompt_file"].write_text("{question}\n", encoding="utf-8")
+    files["answers"].write_text('{"id": "q1", "answer": "an answer"}\n', encoding="utf-8")
+    checked = 0
+    for name, _, _, detail in rows():
+        for command in commands(detail):
+            argv = shlex.split(command)[1:]
+            if argv[0] != "run":
+                continue
+            options = explicit_options(build_parser().parse_args(argv))
+            options.update({key: path for key, path in files.items() if key in options})
+            config = new_config({**options, "out": tmp_path / name})
+            if config.strategies_by_default:
+                continue                       # retrieval is left out once the dataset is loaded
+            spec = retriever_spec(config)
+            if any(retrieves(strategy) for strategy in config.strategies):
+                assert not (spec.local and spec.path is None), f"{name}: `{command}` retrieves from no corpus"
+            checked += 1
+    assert checked >= 30

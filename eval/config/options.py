@@ -66,9 +66,10 @@ def member_of(kind: type[Enum]) -> Any:
 
 def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = None) -> None:
     """One flag per RunConfig field (only those in `names` when given, and then no --resume)."""
-    for name, field in RunConfig.model_fields.items():
+    for name in RunConfig.option_names():
         if names is not None and name not in names:
             continue
+        field = RunConfig.model_fields[name]
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
         if kind is bool and field.default is False:

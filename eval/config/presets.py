@@ -5,10 +5,13 @@ sweep wins), and names the benchmark's answer prompt and reply format
 (factprobe.agents.benchmark_prompts; `--prompt-file` replaces the prompt, `--reply-format` the
 format). What each preset sets, from the five papers' protocols and their released evaluation code:
 
-- videosimpleqa: the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt,
+Every preset names the strategies that fit its benchmark (none retrieves: no benchmark ships a text
+corpus); `--strategies` replaces them, and `--answers FILE` without it runs the recorded strategy alone.
+
+- videosimpleqa: vanilla; the JSON answer prompt with a 0–100 confidence; the Video SimpleQA judge prompt,
   the judge shown the frames (with --judge; `--judge-media frames`, as its released grader);
   equivocal answers penalised (the paper's rule); 32 frames; up to 1,024 answer tokens.
-- worldvqa: the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
+- worldvqa: vanilla; the detailed-answer prompt with a 0–100 confidence (in Chinese for `language` zh); the
   WorldVQA judge prompt (with --judge); hedged answers judged by what they commit to (the paper's
   judge credits a hedged answer whose guess is a finer kind of the gold, and marks a hedged guess
   wrong because the guess is wrong: a hedge neither rescues nor sinks an answer, which is
@@ -16,11 +19,11 @@ format). What each preset sets, from the five papers' protocols and their releas
 - mmsap: the option-letter prompt; strategies vanilla and refusal (the refusal option offered,
   refused questions re-asked without it); 5 repeats, each with all five options shuffled, the
   refusal option among them (`--option-order shuffle-all`).
-- mmworld: the letter-only prompt; 10 scene-change keyframes (the paper's API models saw 10
+- mmworld: vanilla; the letter-only prompt; 10 scene-change keyframes (the paper's API models saw 10
   keyframes, chosen by Katna; `--frame-sampling keyframes` is our own selection); the options in
   their released order (`--option-order released`); with --judge, the judge's True/False on the
   free answer (`--choice-grading judge`, MMWorld's released evaluation).
-- worldsense: the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude) at
+- worldsense: vanilla; the letter-only prompt; 16 frames (the paper's setting for GPT-4o and Claude) at
   VLMEvalKit's positions (`--frame-sampling vlmevalkit`, the evaluation code it used); the options in
   their released order.
 """
@@ -33,12 +36,13 @@ from typing import Any
 from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, check_template
 
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
-    "videosimpleqa": {"judge_prompt": "videosimpleqa", "judge_media": "frames", "hedging": "penalize", "frames": 32,
-                      "max_tokens": 1024},
-    "worldvqa": {"judge_prompt": "worldvqa", "hedging": "accept", "max_tokens": 512},
+    "videosimpleqa": {"strategies": ["vanilla"], "judge_prompt": "videosimpleqa", "judge_media": "frames",
+                      "hedging": "penalize", "frames": 32, "max_tokens": 1024},
+    "worldvqa": {"strategies": ["vanilla"], "judge_prompt": "worldvqa", "hedging": "accept", "max_tokens": 512},
     "mmsap": {"strategies": ["vanilla", "refusal"], "repeats": 5, "option_order": "shuffle-all"},
-    "mmworld": {"frames": 10, "frame_sampling": "keyframes", "option_order": "released", "choice_grading": "judge"},
-    "worldsense": {"frames": 16, "frame_sampling": "vlmevalkit", "option_order": "released"},
+    "mmworld": {"strategies": ["vanilla"], "frames": 10, "frame_sampling": "keyframes", "option_order": "released",
+                "choice_grading": "judge"},
+    "worldsense": {"strategies": ["vanilla"], "frames": 16, "frame_sampling": "vlmevalkit", "option_order": "released"},
 }
 
 
@@ -50,6 +54,8 @@ def with_preset(data: Any) -> Any:
     if data.get("judge") is None:
         for name in ("judge_prompt", "judge_media", "choice_grading"):   # these apply once a judge is given
             settings.pop(name, None)
+    if data.get("answers"):            # the recorded strategy grades the file's answers (RunConfig)
+        settings.pop("strategies", None)
     return {**settings, **data}
 
 

@@ -22,14 +22,16 @@ from factprobe.eval.grading.judge_labels import parse_label_mapping
 
 
 def option(default: Any = None, help: str = "", *, changes_results: bool = True, flag: str | None = None,
-           strategy_option: bool = False, **constraints: Any) -> Any:
+           strategy_option: bool = False, recorded_only: bool = False, **constraints: Any) -> Any:
     """A run option: pydantic Field plus what the CLI and resume need to know about it.
 
     `changes_results=False` marks the few options a resumed run may change (they change no
     result row); `flag` overrides the CLI flag (e.g. `--no-cache` for a default-true switch);
     `strategy_option` marks options only some strategies read (a sweep folds cells that differ
-    only in options none of their strategies reads)."""
-    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option}
+    only in options none of their strategies reads); `recorded_only` marks a field the run sets
+    itself and records (no flag, no sweep key)."""
+    extra: JsonDict = {"changes_results": changes_results, "flag": flag, "strategy_option": strategy_option,
+                       "recorded_only": recorded_only}
     if callable(default):
         return Field(default_factory=default, description=help, json_schema_extra=extra, **constraints)
     return Field(default, description=help, json_schema_extra=extra, **constraints)
@@ -57,7 +59,11 @@ class RunConfig(BaseModel):
 
     dataset: str = option("sample", "`sample` or LOADER:PATH; see `factprobe datasets`", min_length=1)
     strategies: list[str] = option(list, "comma-separated strategy names (NAME+rag adds retrieval); "
-                                   "empty: every registered strategy but those run only when named")
+                                   "empty: the preset's, else every registered strategy but those run only "
+                                   "when named and those the dataset cannot run (retrieval without a corpus)")
+    strategies_by_default: bool = option(False, "the strategies are the default set (none named): one the dataset "
+                                         "cannot run is left out with a note instead of stopping the run",
+                                         changes_results=False, recorded_only=True)
     model: str = option("local", "local | local:PATH.gguf | openai:MODEL[@BASE_URL] | anthropic:MODEL",
                         min_length=1)
     judge: str | None = option(None, "grade with this model (same forms as --model)")
@@ -118,9 +124,10 @@ class RunConfig(BaseModel):
                               flag="--no-hop-probes")
     # media and input settings (factprobe.eval.media)
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
-                                "(sorted by name), the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi> "
+                                "(sorted by name) or the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi>, "
                                 "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
-    frames: int = option(8, "frames sampled from each video (by --frame-sampling)", ge=1, le=64)
+    frames: int = option(8, "frames sampled from each video or folder of frames (by --frame-sampling, at the "
+                         "same positions)", ge=1, le=64)
     frame_sampling: Literal["uniform", "vlmevalkit", "keyframes"] = option(
         "uniform", "which frames of a video: uniform (the centre of each of --frames equal segments), "
         "vlmevalkit (frames i*n/(N+1), i=1..N: VLMEvalKit's positions, WorldSense's evaluation) or "
@@ -315,6 +322,11 @@ class RunConfig(BaseModel):
     def option_meta(cls, name: str) -> dict[str, Any]:
         extra = cls.model_fields[name].json_schema_extra
         return dict(extra) if isinstance(extra, dict) else {}
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The options a user sets (a flag, a sweep key); not the fields the run records itself."""
+        return [name for name in cls.model_fields if not cls.option_meta(name)["recorded_only"]]
 
     @classmethod
     def resume_exempt(cls) -> frozenset[str]:

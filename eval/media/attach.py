@@ -41,7 +41,7 @@ from factprobe.eval.core.modality import (
 )
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SAMPLING
-from factprobe.eval.media.frames import FRAME_RULES
+from factprobe.eval.media.frames import FOLDER_SAMPLING, FRAME_RULES
 from factprobe.eval.media.sources import MediaError, MediaSettings, TrackResolver
 
 
@@ -285,9 +285,10 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     sampling: dict[str, Any] = {
         "root": None if media_root is None else str(media_root), "frames": frames, "frame_size": frame_size,
         "video_sampling": FRAME_RULES[frame_sampling], "frame_sampling": frame_sampling,
-        "image_folders": "every image file, sorted by name",
-        "layouts": dict(resolver.layouts.most_common()), "questions_with_media": len(refs),
-        "images": sum(len(r) for r in refs.values())}
+        "image_folders": FOLDER_SAMPLING, "layouts": dict(resolver.layouts.most_common()),
+        "questions_with_media": len(refs), "images": sum(len(r) for r in refs.values())}
+    if resolver.folders:
+        sampling["folder_frames"] = dict(resolver.folders)
     if audio:
         sampling["audio_sampling"] = AUDIO_SAMPLING
         sampling["audio_seconds"] = audio_seconds

@@ -7,7 +7,9 @@
   WorldSense's evaluation code, computes: N+1 equal gaps, the ends left out);
 - keyframes: scene-change keyframes, one frame from each of N shots (factprobe.eval.media.keyframes;
   every frame is decoded to find them).
-A video with fewer than N frames gives all of them, whatever the rule.
+A video with fewer than N frames gives all of them, whatever the rule. A folder of pre-extracted
+frames (Video SimpleQA's `frames_32/<id>/`: its images in name order) is sampled by the same rule at
+the same positions, as if it were a video of those frames (`folder_frames`).
 """
 
 from __future__ import annotations
@@ -50,6 +52,20 @@ def interior_indices(total: int, count: int) -> list[int]:
 
 
 POSITIONS = {"uniform": uniform_indices, "vlmevalkit": interior_indices}
+FOLDER_SAMPLING = ("a folder of frames (its images sorted by name) as a video of those frames: --frames of them "
+                   "at the --frame-sampling positions, all when it holds no more")
+
+
+def folder_frames(files: list[Path], count: int, rule: str = "uniform") -> list[Path]:
+    """The `count` images of a folder of frames (`files`, in playback order) that `rule` picks from a
+    video of as many frames: the same positions; all of them when there are no more."""
+    if len(files) <= count:
+        return files
+    if rule == "keyframes":
+        from factprobe.eval.media.keyframes import image_changes, keyframe_indices
+
+        return [files[index] for index in keyframe_indices(image_changes(files), count)]
+    return [files[index] for index in POSITIONS[rule](len(files), count)]
 
 
 def _open(path: Path):  # -> av.container.InputContainer

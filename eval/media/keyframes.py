@@ -7,6 +7,7 @@ largest changes are, at most N-1 cuts, each a change of at least MIN_CHANGE (sma
 compression noise or camera motion) and at least a minimum gap from another cut and from the ends;
 with fewer cuts than that, the longest stretches are halved until there are N. The keyframe of each
 stretch is its middle frame (clear of the transition itself). A video of N frames or fewer gives all.
+A folder of frames is read the same way, each image as one frame (`image_changes`).
 
 MMWorld showed its API models ten keyframes chosen by the Katna library; this is our own selection
 in that spirit, not Katna's algorithm. Katna (0.9.2, its files last changed in 2021) installs, but
@@ -15,6 +16,8 @@ that PyAV and numpy do here in a page.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -60,6 +63,18 @@ def keyframe_indices(changes: np.ndarray, count: int) -> list[int]:
         stretches[stretches.index(longest)] = (longest[0], middle)
         stretches.append((middle, longest[1]))
     return sorted((start + end - 1) // 2 for start, end in stretches)
+
+
+def image_changes(paths: list[Path]) -> np.ndarray:
+    """The change between each pair of consecutive images (a folder of frames), each read as a video's
+    frame is: an RGB thumbnail of THUMBNAIL x THUMBNAIL."""
+    from PIL import Image
+
+    histograms = []
+    for path in paths:
+        with Image.open(path) as image:
+            histograms.append(histogram(np.asarray(image.convert("RGB").resize((THUMBNAIL, THUMBNAIL)))))
+    return changes_between(np.array(histograms))
 
 
 def scene_changes(container) -> tuple[np.ndarray, int]:  # container: av.container.InputContainer

@@ -7,14 +7,15 @@
   videos and no name is refused, naming them), the video `DIR/X.<suffix>` (WorldSense's
   `videos/<id>.mp4`), then the same under
   the released folder names inside DIR: `frames_<--frames>/X/` (else any `frames_<N>/X/`),
-  `all_data/X/` and `videos/X.<suffix>`. A video is sampled to `frames` frames
-  (factprobe.eval.media.frames).
+  `all_data/X/` and `videos/X.<suffix>`. A video, and a folder of images (frames extracted from
+  one), is sampled to `frames` frames by the same rule (factprobe.eval.media.frames).
 - A question's `media`: each entry an http(s) URL (sent as it is), an image a dataset file
   embedded (`original:…`, kept in the media store by its loader), an image file, a folder of
   images, or a video; relative paths are read under `--media DIR`, else beside the dataset file.
 Every image is shrunk to `frame_size` on its long side and JPEG-encoded once
 (factprobe.eval.store.media_cache). The resolver counts which layout each source came from
-(`layouts`), for the manifest. A video's frames are picked by the run's rule (`--frame-sampling`).
+(`layouts`) and the folders of frames it sampled (`folders`), for the manifest. A video's frames,
+and a folder's, are picked by the run's rule (`--frame-sampling`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SUFFIXES, extract_audio
-from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, frame_times, sample_frames
+from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, folder_frames, frame_times, sample_frames
 from factprobe.eval.media.subtitles import lines_by_frame, subtitle_cues, subtitle_text
 from factprobe.eval.store.json_store import file_sha256
 from factprobe.eval.store.media_cache import MediaStore, encode_jpeg, is_original
@@ -138,6 +139,7 @@ class MediaResolver:
         self.settings = settings
         self.store = store or MediaStore()
         self.layouts: Counter[str] = Counter()
+        self.folders: Counter[str] = Counter()    # folders of frames: how many, their images, those sent
 
     def sources(self, question: Question) -> list[str | Path]:
         """The question's media as URLs and existing paths, in order; MediaError when one is missing."""
@@ -180,10 +182,7 @@ class MediaResolver:
             if isinstance(source, str):
                 refs.append(source)
             elif source.is_dir():
-                files = image_files(source)
-                if not files:
-                    raise MediaError(f"question {question.id}: {source} holds no image files")
-                refs.extend(ref for path in files for ref in self.image(path))
+                refs.extend(ref for path in self.folder(question, source) for ref in self.image(path))
             elif source.suffix.lower() in VIDEO_SUFFIXES:
                 refs.extend(self.video(source))
             elif source.suffix.lower() in IMAGE_SUFFIXES:
@@ -192,6 +191,16 @@ class MediaResolver:
                 raise MediaError(f"question {question.id}: {source} is neither an image "
                                  f"({', '.join(IMAGE_SUFFIXES)}) nor a video ({', '.join(VIDEO_SUFFIXES)})")
         return refs
+
+    def folder(self, question: Question, folder: Path) -> list[Path]:
+        """The images of a folder of frames sent for `question`: `frames` of them, picked as from a
+        video (factprobe.eval.media.frames.folder_frames); counted in `folders`."""
+        files = image_files(folder)
+        if not files:
+            raise MediaError(f"question {question.id}: {folder} holds no image files")
+        picked = folder_frames(files, self.settings.frames, self.settings.frame_sampling)
+        self.folders.update(folders=1, images=len(files), sent=len(picked))
+        return picked
 
     def image(self, path: Path) -> list[str]:
         key = {"kind": "image", "content": file_sha256(path), "size": self.settings.frame_size}

@@ -2,8 +2,10 @@
 
 `n` rows with choices (answerable, not ERROR/UNGRADED); `accuracy` = CORRECT / n; `chance` = the
 mean of 1/len(choices) (the refusal option is not a choice); `mapped_by_rule`, `mapped_by_model`,
-`unmapped` count how answers reached a letter; `model_asked` counts mapping calls (a call can
-fail to map); `refused` counts NOT_ATTEMPTED rows. Strategies without such rows are left out.
+`unmapped` count how answers reached a letter (`unmapped`: none reached, a refusal, the judge's NONE
+or, in a run without a judge, an answer no rule maps, which is counted wrong and so stays in `n`);
+`model_asked` counts mapping calls (a call can fail to map); `refused` counts NOT_ATTEMPTED rows.
+Strategies without such rows are left out.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ MMWorld's two evaluation strategies):
 
 - `letter` (the default): the free answer aligned to an option letter, by rules first, then, when
   they fail, by one call to the run's judge (`--judge`; never the model under test); the letter
-  is graded. Without a judge, an answer no rule maps is UNGRADED (a refusal is NOT_ATTEMPTED).
+  is graded. Without a judge, an answer no rule maps is INCORRECT, as the benchmarks score it (its
+  `mapped_by` None: summary `unmapped`); a refusal is NOT_ATTEMPTED.
 - `judge`: the run's judge says True or False whether the free answer is the gold option
   (eval.multiple_choice.verdict); a refusal or the refusal option is NOT_ATTEMPTED, unasked.
 
@@ -51,6 +52,8 @@ from factprobe.eval.run.steps import PostStepInput, register_post_step
 MAPPER_MAX_TOKENS = 8
 VERDICT_MAX_TOKENS = 8
 GRADER_NAME = "multiple_choice"
+UNMAPPED_NOTE = ("no option: no rule maps the answer to an option and the run has no --judge to map it "
+                 "(counted wrong)")
 
 
 class ChoiceMappingError(RuntimeError):
@@ -100,9 +103,8 @@ class ChoiceGrader:
         if self.mode == "judge" and not refused and shown.gold_letter is not None:
             return await self.verdict(question, answer or "")
         if self.letter is None and not refused:
-            if self.model is None:
-                return GradeOutcome(Grade.UNGRADED, self.name, "no rule maps the answer to an option, and the "
-                                                               "run has no --judge to map it")
+            if self.model is None:    # as the benchmarks score it: wrong, and counted as unmapped
+                return GradeOutcome(Grade.INCORRECT, self.name, UNMAPPED_NOTE)
             self.mapped_by = "model"
             completion = await self.call(mapper_messages(answer or "", shown), MAPPER_MAX_TOKENS,
                                          "mapping the answer to an option")

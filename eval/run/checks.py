@@ -1,16 +1,19 @@
 """Checks of a run as a whole, made before any model is loaded: its size and, for strategies that
-retrieve from a local corpus, that the dataset has one (else every row would fail one by one)."""
+retrieve from a local corpus, that the dataset has one (else every row would fail one by one). A run
+given no strategy list leaves such strategies out with a note instead (`left_out_by_default`)."""
 
 from __future__ import annotations
 
-from factprobe.agents.registry import RAG_SUFFIX, get_strategy
+from factprobe.agents.registry import RAG_SUFFIX, default_strategies, get_strategy
+from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import DatasetError
+from factprobe.eval.core.modality import expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.retrieval.base import RetrievalError
-from factprobe.retrieval.registry import parse_spec
+from factprobe.retrieval.registry import RetrieverSpec, parse_spec
 
 
 def check_job_count(questions: list[Question], config: RunConfig) -> None:
@@ -22,30 +25,60 @@ def check_job_count(questions: list[Question], config: RunConfig) -> None:
                           f"lower --repeats or --limit, or raise --max-jobs to {jobs} if you mean it.")
 
 
+def retrieves(name: str) -> bool:
+    """Whether strategy `name` retrieves (`rag`, `NAME+rag`, or registered as retrieving)."""
+    base = name.split("@")[0]
+    return base == "rag" or RAG_SUFFIX in base or getattr(get_strategy(base), "retrieves", False)
+
+
 def retrieving(config: RunConfig) -> list[str]:
-    """The run's strategies that retrieve (`rag`, `NAME+rag`, or registered as retrieving)."""
-    names = []
-    for name in config.strategies:
-        base = name.split("@")[0]
-        if base == "rag" or RAG_SUFFIX in base or getattr(get_strategy(base), "retrieves", False):
-            names.append(name)
-    return names
+    """The run's strategies that retrieve."""
+    return [name for name in config.strategies if retrieves(name)]
+
+
+def retriever_spec(config: RunConfig) -> RetrieverSpec:
+    """--retriever parsed; OptionError naming it when it names no retriever."""
+    try:
+        return parse_spec(config.retriever)
+    except RetrievalError as exc:
+        raise OptionError(f"--retriever {config.retriever!r}: {exc}") from None
+
+
+def lacks_corpus(spec: RetrieverSpec, dataset: Dataset, questions: list[Question]) -> bool:
+    """Whether a local retriever would search nothing: no corpus file named, no shared corpus, and
+    no question bringing passages."""
+    return spec.local and spec.path is None and not dataset.corpus and not any(q.corpus for q in questions)
+
+
+def left_out_by_default(config: RunConfig, dataset: Dataset, questions: list[Question]) -> list[str]:
+    """A run given no strategy list (`strategies_by_default`) leaves out the default strategies that
+    retrieve when the dataset has no corpus for them (named, they stop the run: check_retrieval_corpus);
+    they are removed from `config.strategies` and the returned one-line note says so. Computed from
+    the default set, so a shard of a run (its list already without them) gets the same note."""
+    spec = retriever_spec(config)
+    if not config.strategies_by_default or not lacks_corpus(spec, dataset, questions):
+        return []
+    dropped = [name for name in expand_variants(default_strategies(), config.modality) if retrieves(name)]
+    kept = [name for name in config.strategies if name not in dropped]
+    if not dropped or not kept:
+        return []
+    config.strategies = kept
+    config.baseline = resolve_baseline(config.baseline, kept)   # BaselineError when --baseline was left out
+    names = ", ".join(dropped)
+    return [f"left out of the default strategies: {names} (retrieval with --retriever {config.retriever} searches "
+            f"a corpus, and the dataset {config.dataset} has none); to retrieve, name {names} in --strategies "
+            f"with --retriever {spec.name}:PATH, wikipedia or web"]
 
 
 def check_retrieval_corpus(dataset: Dataset, questions: list[Question], config: RunConfig) -> None:
     """DatasetError when a strategy retrieves from a local corpus that no question has: the dataset
     has no shared corpus, --retriever names no corpus file, and no question brings passages."""
-    try:                  # checked even when no strategy retrieves: a wrong value is a mistake
-        spec = parse_spec(config.retriever)
-    except RetrievalError as exc:
-        raise OptionError(f"--retriever {config.retriever!r}: {exc}") from None
+    spec = retriever_spec(config)   # checked even when no strategy retrieves: a wrong value is a mistake
     users = retrieving(config)
-    if not users:
+    if not users or not lacks_corpus(spec, dataset, questions):
         return
-    if not spec.local or spec.path is not None or dataset.corpus or any(q.corpus for q in questions):
-        return
-    raise DatasetError(f"--strategies {','.join(users)} retrieve with --retriever {config.retriever}, but the "
-                       f"dataset {config.dataset} has no corpus (no shared corpus, and none of its "
+    raise DatasetError(f"--strategies {','.join(users)}: retrieval with --retriever {config.retriever} searches a "
+                       f"corpus, but the dataset {config.dataset} has no corpus (no shared corpus, and none of its "
                        f"{len(questions)} questions brings passages), so every row would fail. Give a corpus "
                        f"with --retriever {spec.name}:PATH (a JSONL file of passages or a folder of "
                        f"documents), search the web with --retriever wikipedia or web, or drop "

@@ -38,7 +38,7 @@ from factprobe.eval.media.attach import (
     judge_with_media,
     prepare_media,
 )
-from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus
+from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus, left_out_by_default
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
 from factprobe.eval.run.failures import (
@@ -72,10 +72,12 @@ def _validated(options: dict[str, Any], source: str = "") -> RunConfig:
 
 def new_config(explicit: dict[str, Any]) -> RunConfig:
     """The config of a new run: the options given, defaults for the rest, plugins loaded,
-    strategies defaulted to those registered for a default run and the baseline fixed."""
+    strategies defaulted to those registered for a default run (`strategies_by_default`: those the
+    dataset cannot run are left out once it is loaded, factprobe.eval.run.checks) and the baseline fixed."""
     config = _validated(explicit)
     for plugin in config.plugins:
         load_plugin(plugin)
+    config.strategies_by_default = not config.strategies
     if not config.strategies:
         config.strategies = default_strategies()
     if config.out is None:
@@ -131,6 +133,12 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     for plugin in wanted.plugins:
         load_plugin(plugin)
     return wanted
+
+
+def print_notes(notes: list[str], console: Console) -> None:
+    """Print each note of the run (what it left out and why) on a line of its own."""
+    for note in notes:
+        console.print(f"[yellow]note:[/yellow] {note}", soft_wrap=True)
 
 
 def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
@@ -273,6 +281,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
+        notes = left_out_by_default(config, dataset, questions)
+        print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
 
@@ -316,6 +326,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         manifest["multiple_choice"] = choices_entry(config, questions, judge)
         manifest["entity_model"] = entity_model.describe() if entity_model else None
         manifest["strategy_cache"] = runner.results.describe() if runner.results else None
+        manifest["notes"] = notes
         if config.shard is not None:
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)

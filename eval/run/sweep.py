@@ -99,10 +99,10 @@ def read_grid(path: Path) -> dict[str, Any]:
     grid = data.get("sweep")
     if not isinstance(grid, dict) or not grid:
         raise SweepError(f"{path}: needs a [sweep] table of run options")
-    unknown = sorted(set(grid) - set(RunConfig.model_fields) - SWEEP_KEYS)
+    unknown = sorted(set(grid) - set(RunConfig.option_names()) - SWEEP_KEYS)
     if unknown:
         raise SweepError(f"{path}, [sweep]: unknown option(s) {', '.join(unknown)}; "
-                         f"known: {', '.join(sorted(RunConfig.model_fields))}")
+                         f"known: {', '.join(sorted(RunConfig.option_names()))}")
     return grid
 
 
@@ -297,7 +297,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
         require_ray("factprobe sweep --executor ray")
     table = read_grid(Path(grid)) if isinstance(grid, (str, Path)) else dict(grid)
     if isinstance(grid, dict):
-        unknown = sorted(set(table) - set(RunConfig.model_fields) - SWEEP_KEYS)
+        unknown = sorted(set(table) - set(RunConfig.option_names()) - SWEEP_KEYS)
         if unknown:
             raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")

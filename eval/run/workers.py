@@ -66,7 +66,7 @@ def shard_configs(config: RunConfig) -> list[dict[str, Any]]:
             for index, path in enumerate(shard_dirs(Path(config.out or ".").resolve(), count), start=1)]
 
 
-def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any) -> dict[str, Any]:
+def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any, notes: list[str]) -> dict[str, Any]:
     """The run directory's manifest until the merge replaces it: enough for `--resume` to continue."""
     from datetime import datetime, timezone
 
@@ -75,17 +75,19 @@ def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any) ->
             "command": sys.argv, "config": config.model_dump(mode="json"),
             "dataset": {"name": dataset.name, "questions": len(dataset.questions), "selected": len(questions),
                         "fingerprint": dataset_fingerprint(dataset), "corpus_passages": len(dataset.corpus)},
-            "question_ids": [q.id for q in questions],
+            "question_ids": [q.id for q in questions], "notes": notes,
             "split": {"workers": config.workers, "executor": config.executor}}
 
 
-def prepare(config: RunConfig, resume: bool, run_dir: RunDir) -> int:
+def prepare(config: RunConfig, resume: bool, run_dir: RunDir, console: Console) -> int:
     """The checks of the whole run before any shard starts (options, dataset, the run directory);
-    the plan manifest of a new run. Returns the number of rows the run will have."""
+    the strategies a default run leaves out (each shard notes them again in its manifest, which the
+    merge keeps) and the plan manifest of a new run. Returns the number of rows the run will have."""
     from factprobe.eval.datasets.registry import load_dataset
     from factprobe.eval.grading.cascade import check_grader_options
+    from factprobe.eval.run.checks import left_out_by_default
     from factprobe.eval.run.confidence import check_confidence_config
-    from factprobe.eval.run.pipeline import ConfigError, select_questions
+    from factprobe.eval.run.pipeline import ConfigError, print_notes, select_questions
 
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
@@ -109,7 +111,9 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir) -> int:
         raise RunDirError(f"{run_dir.path} already holds a run: continue it with `factprobe run --resume "
                           f"--out {run_dir.path}` or choose another --out")
     questions = select_questions(dataset, config)
-    run_dir.write_manifest(plan_manifest(config, questions, dataset))
+    notes = left_out_by_default(config, dataset, questions)
+    print_notes(notes, console)
+    run_dir.write_manifest(plan_manifest(config, questions, dataset, notes))
     return len(questions) * len(config.strategies) * config.repeats
 
 
@@ -180,7 +184,7 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
         from factprobe.eval.run.ray_executor import require_ray
 
         require_ray()
-    total = prepare(config, resume, run_dir)
+    total = prepare(config, resume, run_dir, console)
     if resume and finished(run_dir, config, total):
         console.print(f"nothing to run: every row of {run_dir.path} is done and merged, and its report is up "
                       f"to date (`factprobe report {run_dir.path}` redraws it)")

@@ -1,4 +1,6 @@
-"""ttc.png: accuracy and F-score against samples (best_of_n) or rounds (self_refine)."""
+"""ttc.png: accuracy and F-score against samples (best_of_n) or rounds (self_refine); a strategy
+whose curve has no value (every sample UNGRADED, as option letters are to the free-text grader) is
+left out of the figure (a log axis of no point cannot be drawn), and with no curve there is none."""
 
 from __future__ import annotations
 
@@ -19,9 +21,13 @@ def percent(values: list[float | None]) -> list[float]:
     return [float("nan") if v is None else 100 * v for v in values]
 
 
+def has_values(curve: dict[str, Any]) -> bool:
+    return any(value is not None for key in ("accuracy", "f_score") for value in curve.get(key) or [])
+
+
 @report_plot(order=10)
 def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
-    curves = summary.get("ttc") or {}
+    curves = {name: curve for name, curve in (summary.get("ttc") or {}).items() if has_values(curve)}
     if not curves:
         return None
     baseline = summary.get("baseline")

@@ -1,5 +1,6 @@
 """`--frame-sampling`: which frames of a video are sent (uniform, VLMEvalKit's positions, scene-change
-keyframes), and which rule each benchmark preset sets.
+keyframes), the same positions in a folder of pre-extracted frames, and which rule each benchmark
+preset sets.
 
 The videos are written by the tests with PyAV: solid-colour shots of unequal lengths, so a decoded
 frame tells which shot it came from. The run goes to the recording fake of
@@ -14,12 +15,21 @@ from pathlib import Path
 import pytest
 
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.media.frames import frame_times, interior_indices, sample_frames, uniform_indices
-from factprobe.eval.media.keyframes import keyframe_indices
+from factprobe.eval.core.schema import Question
+from factprobe.eval.media.frames import folder_frames, frame_times, interior_indices, sample_frames, uniform_indices
+from factprobe.eval.media.keyframes import image_changes, keyframe_indices
 from factprobe.eval.media.sources import MediaResolver, MediaSettings
 from factprobe.eval.store.media_cache import MediaStore
 from tests.eval.media.conftest import run_with_media
-from tests.eval.media.test_media import image_parts, requires_av
+from tests.eval.media.test_media import (
+    GREY_STEP,
+    Image,
+    data_url_bytes,
+    grey_level,
+    image_parts,
+    requires_av,
+    write_png,
+)
 
 np = pytest.importorskip("numpy")
 
@@ -123,3 +133,58 @@ def test_a_run_sends_the_keyframes_and_records_the_rule(tmp_path: Path) -> None:
     assert manifest["config"]["frame_sampling"] == "keyframes"
     assert manifest["media"]["frame_sampling"] == "keyframes"
     assert "scene-change" in manifest["media"]["video_sampling"]
+
+
+# -- folders of pre-extracted frames ------------------------------------------------------------
+
+def write_frames(folder: Path, levels: list[int]) -> list[Path]:
+    """A folder of frames named in playback order, frame i solid grey at levels[i] * GREY_STEP."""
+    folder.mkdir(parents=True)
+    paths = [folder / f"frame_{index:03d}.png" for index in range(len(levels))]
+    for path, level in zip(paths, levels):
+        write_png(path, level * GREY_STEP)
+    return paths
+
+
+@pytest.mark.parametrize("rule, positions", [("uniform", uniform_indices), ("vlmevalkit", interior_indices)])
+def test_a_folder_of_frames_is_sampled_at_the_positions_a_video_of_as_many_frames_gets(
+        tmp_path: Path, rule: str, positions) -> None:
+    paths = write_frames(tmp_path / "frames_32" / "clip", list(range(32)))
+    assert folder_frames(paths, 8, rule) == [paths[index] for index in positions(32, 8)]
+    assert folder_frames(paths, 32, rule) == paths and folder_frames(paths[:5], 8, rule) == paths[:5]
+    store = MediaStore(tmp_path / "store")
+    resolver = MediaResolver(MediaSettings(tmp_path, tmp_path, frames=8, frame_sampling=rule), store)
+    refs = resolver.refs(Question(id="q", question="?", answer="x", media_id="clip"))
+    assert [grey_level(store.read(ref)) for ref in refs] == positions(32, 8)
+    assert resolver.folders == {"folders": 1, "images": 32, "sent": 8}
+
+
+def test_keyframes_of_a_folder_of_frames_pick_one_frame_from_every_shot(tmp_path: Path) -> None:
+    folder = tmp_path / "shots"
+    folder.mkdir()
+    paths = []
+    for colour, length in SHOTS:
+        for _ in range(length):
+            paths.append(folder / f"{len(paths):03d}.png")
+            Image.new("RGB", (64, 48), COLOURS[colour]).save(paths[-1])
+    picked = folder_frames(paths, 4, "keyframes")
+    assert [shot_of(Image.open(path)) for path in picked] == ["red", "green", "blue", "yellow"]
+    assert [paths.index(path) for path in picked] == keyframe_indices(image_changes(paths), 4)
+
+
+def test_a_run_sends_frames_of_a_frames_32_folder_and_records_how(tmp_path: Path) -> None:
+    media = tmp_path / "media"
+    write_frames(media / "frames_32" / "clip", list(range(32)))
+    data = tmp_path / "questions.jsonl"
+    data.write_text(json.dumps({"id": "q1", "question": "Which city?", "answer": "Paris", "media_id": "clip"}) + "\n")
+    levels = {}
+    for frames in ("8", "32"):
+        out = tmp_path / f"run{frames}"
+        status, chats = run_with_media(data, media, out, "--frames", frames)
+        parts = image_parts(chats[0]["messages"][-1])
+        levels[frames] = [grey_level(data_url_bytes(part["image_url"]["url"])) for part in parts]
+        assert status == 0
+    assert levels == {"8": uniform_indices(32, 8), "32": list(range(32))}
+    media_record = json.loads((tmp_path / "run8" / "manifest.json").read_text())["media"]
+    assert media_record["folder_frames"] == {"folders": 1, "images": 32, "sent": 8}
+    assert media_record["layouts"] == {"frames_32/<id>/": 1} and "--frame-sampling" in media_record["image_folders"]

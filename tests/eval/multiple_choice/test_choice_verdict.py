@@ -1,6 +1,6 @@
 """MMWorld's two evaluation modes: the judge's True/False on the free answer (`--choice-grading
 judge`), and the free answer aligned to a letter, where replies no rule maps go to the run's judge
-and, without a judge, stay UNGRADED (never mapped by the model under test)."""
+and, without a judge, are counted wrong (never mapped by the model under test)."""
 
 from __future__ import annotations
 
@@ -77,9 +77,10 @@ def test_an_unreadable_verdict_is_ungraded(tmp_path, monkeypatch) -> None:
     assert grades == {"tide": "UNGRADED", "lamp": "UNGRADED", "gate": "NOT_ATTEMPTED"}
 
 
-def test_letter_mode_without_a_judge_leaves_unmapped_answers_ungraded(tmp_path, monkeypatch) -> None:
+def test_letter_mode_without_a_judge_counts_unmapped_answers_wrong(tmp_path, monkeypatch) -> None:
     rows = {r["question_id"]: r for r in run(tmp_path, monkeypatch, verdict)}
-    assert rows["tide"]["grade"] == "UNGRADED" and "no --judge" in rows["tide"]["grade_note"]
+    assert rows["tide"]["grade"] == "INCORRECT" and "no --judge" in rows["tide"]["grade_note"]
+    assert rows["tide"]["multiple_choice"]["mapped_by"] is None
     assert rows["gate"]["grade"] == "NOT_ATTEMPTED"
     assert rows["tide"]["multiple_choice"]["mapper_model"] is None
 

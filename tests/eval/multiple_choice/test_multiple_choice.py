@@ -198,6 +198,41 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
     assert "Multiple choice" in capsys.readouterr().out
 
 
+def free_form(messages, params) -> str:
+    """Replies as free-form models give them: the option's text after a phrase no rule reads."""
+    text = last_user(messages)
+    if "Which planet" in text:
+        return "Answer: B. Mercury" if "B. Mercury" in text else "Answer: Mercury"    # a rule maps it
+    if "Which metal" in text:
+        return "Answer: I believe the right one is: Mercury\nConfidence: 70"      # no rule: the gold's text
+    return "Answer: I believe the right one is: the Atlantic\nConfidence: 60"       # no rule: a wrong one
+
+
+@pytest.mark.parametrize("with_judge", [False, True], ids=["no judge", "judge"])
+def test_every_question_is_scored_and_unmapped_replies_are_counted(tmp_path, monkeypatch, with_judge) -> None:
+    """Without a judge a reply no rule maps is wrong (as the benchmarks score it) and counted as
+    unmapped, so accuracy's denominator is every question; with one, the judge maps it."""
+    judge = ScriptedModel(lambda m, p: "NONE", name="judge-model")
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(free_form))
+    monkeypatch.setattr(pipeline, "load_judge", lambda spec, **kwargs: judge)
+    out = tmp_path / "run"
+    extra = ["--judge", "openai:judge-model", "--grader", "rules"] if with_judge else []
+    assert cli.main(["run", "--dataset", f"mcq:{write_lines(tmp_path, MCQ)}", "--strategies", "vanilla",
+                     "--option-order", "released", "--out", str(out), *extra]) == 0
+    rows = {r.question_id: r for r in RunDir(out).read_results()}
+    assert rows["planet"].grade is Grade.CORRECT
+    assert {rows[key].grade for key in ("metal", "ocean")} == {Grade.INCORRECT}
+    assert [is_mapping(messages) for messages, _ in judge.calls] == [True, True] * with_judge
+    if not with_judge:
+        assert "counted wrong" in rows["metal"].grade_note
+        assert rows["metal"].model_extra["multiple_choice"]["mapped_by"] is None
+    summary = json.loads((out / "summary.json").read_text())
+    choices = summary["multiple_choice"]["vanilla"]
+    assert (choices["n"], choices["accuracy"], choices["unmapped"]) == (3, pytest.approx(1 / 3), 2)
+    assert choices["mapped_by_rule"] == 1 and choices["model_asked"] == 2 * with_judge
+    assert summary["strategies"]["vanilla"]["accuracy"] == pytest.approx(1 / 3)
+
+
 def test_native_jsonl_gold_must_be_one_of_the_choices(tmp_path) -> None:
     """A gold outside the choices could only ever be graded INCORRECT: refused at load time."""
     from factprobe.eval.core.errors import DatasetError

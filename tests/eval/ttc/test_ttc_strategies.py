@@ -213,3 +213,14 @@ def test_every_prompt_carries_retrieved_passages(strategy: str, options: dict) -
     _, model = run(strategy, script, context_passages=PASSAGES, **options)
     assert len(model.calls) > 1 or strategy == "refusal"
     assert all(PASSAGES[0]["text"] in last_user(messages) for messages, _ in model.calls)
+
+
+def test_a_curve_without_any_value_is_left_out_of_the_figure(tmp_path) -> None:
+    """Every sample UNGRADED (option letters to the free-text grader): no point to draw on the log
+    axis, so that strategy is left out, and with no curve there is no figure (the report went on)."""
+    from factprobe.eval.ttc.plot import ttc_plot
+
+    empty = {"n": [1, 2, 4], "accuracy": [None] * 3, "f_score": [None] * 3, "unit": "samples", "selector": "model"}
+    drawn = {**empty, "accuracy": [0.5, None, 0.75], "f_score": [0.5, None, 0.8]}
+    assert ttc_plot({"ttc": {"best_of_n": empty}}, [], tmp_path) is None and not (tmp_path / "ttc.png").exists()
+    assert ttc_plot({"ttc": {"best_of_n": empty, "best_of_n@text": drawn}}, [], tmp_path) == tmp_path / "ttc.png"
