@@ -67,9 +67,10 @@ _LOCATED = re.compile(r"^(.+?)\s+(?:in|at|near)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[
 # The kind of a geographic feature, a word its name may drop or add ("the X" for "X Sea", "Lake X" for "X").
 _FEATURES = frozenset("mount mountain lake sea ocean river island isle desert strait bay gulf canal peninsula fall "
                       "glacier volcano".split())  # as `words` writes them: a plural "s" dropped
-_KIND_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w']+\s+)?(?:country|city|town|state|province|nation|county|region)\b",
+_KIND_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w']+\s+)?(?:country|city|town|state|province|nation|county"
+                         r"|region)\b", re.IGNORECASE)
+_BOTH_ASKED = re.compile(r"\b(?:city|town)\s*(?:,|and|&)\s*(?:the\s+)?(?:state|country|province|region)\b",
                          re.IGNORECASE)
-_BOTH_ASKED = re.compile(r"\b(?:city|town)\s*(?:,|and|&)\s*(?:the\s+)?(?:state|country|province|region)\b", re.IGNORECASE)
 _OPTIONS = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?),?\s+or\s+(?:the\s+)?(?P<b>[^,?]+?)\s*\?\s*$", re.IGNORECASE)
 _WHICH_ONE = re.compile(r"^\W*(?:not\s+)?the\s+one\s+(?:in|from|at|of|near|on)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
@@ -89,8 +90,9 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
-_PREDICATE = re.compile(r"^(?:\w+ly\s+|first\s+)?[a-z]+(?:ed|en|wn|ilt|eld|orn|ound|ung|ade)\s+(?:in|on|at|by|from|to|as|for"
-                        r"|with|into|after|before|during|through)\b")  # a predicate: "published in 1951", "narrated by X"
+# A predicate, not a name: "published in 1951", "narrated by X".
+_PREDICATE = re.compile(r"^(?:\w+ly\s+|first\s+)?[a-z]+(?:ed|en|wn|ilt|eld|orn|ound|ung|ade)\s+"
+                        r"(?:in|on|at|by|from|to|as|for|with|into|after|before|during|through)\b")
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|she|these|those|some|someone|somebody"
                          r"|something|many|somewhere|one\s+of|part\s+of)\b", re.IGNORECASE)
 
@@ -136,7 +138,8 @@ def names_something(answer: str, said: list[str]) -> bool:
     """A short head that names a thing (a name, a name with its article, a year), not a description or a
     sentence (an adjective before a common noun, a phrase describing a role, a clause)."""
     if not said or len(said) > NAMING_WORDS or _NOT_A_NAME.match(answer) or _PREDICATE.match(answer) or (
-            len(answer.split()) >= 6 and re.search(r"\s(?!(?:of|the|de|van|von|and|la|le|da|di|del|der|du)\s)[a-z]", answer)):
+            len(answer.split()) >= 6 and re.search(r"\s(?!(?:of|the|de|van|von|and|la|le|da|di|del|der|du)\s)[a-z]",
+                                                   answer)):
         return False  # a clause ("first awarded in 1931", "X reached the final four times"), not a name
     rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
     return answer.strip()[:4].lower() != "the " or bool(re.search(r"[A-Z0-9]", rest))
@@ -349,8 +352,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES] and not (
-            _KIND_ASKED.search(question) and set(said) - set(wanted)):  # "the Niger River" where a country is asked
+    featureless = [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]
+    if said and wanted and featureless and not (  # "the Niger River" is no country
+            _KIND_ASKED.search(question) and set(said) - set(wanted)):
         return Finding(Found.MATCH, "text", "the gold's words, with or without the kind of feature ('Mount', 'Sea')")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     proper = set() if _EXPANSION.search(question) else set(_capitalised(gold))  # an expansion's words are exact
@@ -405,5 +409,5 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     return Finding(Found.UNSURE, "text", f"{OPEN_OVERLAP[0]} ({answer[:60]})")
 
 
-__all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym", "names_something",
-           "related", "words"]
+__all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
+           "names_something", "related", "words"]

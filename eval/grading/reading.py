@@ -17,11 +17,12 @@ from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:[\w-]+\s+){0,2}answer(?:\s*\([\w\s]{1,20}\))?[*_]*\s*[:：][*_]*[ \t]*"
                           r"(?P<value>\S[^\n]*)$", re.IGNORECASE | re.MULTILINE)
 # An answer introduced anywhere in a line ("… so the answer is: Y", "Therefore the final answer is Y").
-_ANSWER_PHRASE = re.compile(r"\b(?:answer\s*[:：]|(?<!what\s)(?<!whether\s)(?:the|my)\s+(?:final\s+|correct\s+|short\s+)?"
-                            r"answer\s+(?:is|would\s+be)\s*:?)\s*(?P<value>[\"'“‘(]?\w(?:[^\n]*\w)?)", re.IGNORECASE)
+_ANSWER_PHRASE = re.compile(r"\b(?:answer\s*[:：]|(?<!what\s)(?<!whether\s)(?:the|my)\s+(?:final\s+|correct\s+"
+                            r"|short\s+)?answer\s+(?:is|would\s+be)\s*:?)\s*(?P<value>[\"'“‘(]?\w(?:[^\n]*\w)?)",
+                            re.IGNORECASE)
 # Words that revise what was said before them ("Actually, …", "Revised answer:", "On reflection …").
-_REVISION = re.compile(r"\b(?:actually|correction|correct(?:ing|ed)|revised?|on\s+reflection|wait|instead|rather|checked"
-                       r"|mistake|oops|sorry|i\s+meant?|no)\b", re.IGNORECASE)
+_REVISION = re.compile(r"\b(?:actually|correction|correct(?:ing|ed)|revised?|on\s+reflection|wait|instead|rather"
+                       r"|checked|mistake|oops|sorry|i\s+meant?|no)\b", re.IGNORECASE)
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
@@ -55,8 +56,9 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
                    r"|n't\b|\?.*\S", re.IGNORECASE)
 # A self-correction after something was said: an apology, "I meant", "make that", "scratch that".
 _SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[t]?|make\s+that|scratch\s+that"
-                              r"|my\s+(?:mistake|bad)|correction|(?:actually|wait),?\s+no|no,?\s+wait|on\s+second\s+thought"
-                              r"|let\s+me\s+correct(?:\s+(?:that|myself))?)\b|(?:,\s*|\bor\s+)rather\b(?!\s+than)", re.IGNORECASE)
+                              r"|my\s+(?:mistake|bad)|correction|(?:actually|wait),?\s+no|no,?\s+wait"
+                              r"|on\s+second\s+thought|let\s+me\s+correct(?:\s+(?:that|myself))?)\b"
+                              r"|(?:,\s*|\bor\s+)rather\b(?!\s+than)", re.IGNORECASE)
 _FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*(?<!/)\((?P<aside>[^()]+)\)")  # its figures are detail
 ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
@@ -169,7 +171,7 @@ def _refusal(text: str) -> Refusal:
     hedge, and what the refusal clauses name as declined."""
     clauses = _clauses(text)
     kept = [c for i, c in enumerate(clauses) if not is_refusal(c) and not (  # "…, to find out who": the refusal's aim
-        i and is_refusal(clauses[i - 1]) and re.match(r"\s*(?:in\s+order\s+|so\s+as\s+)?to\s+[a-z]+", c, re.IGNORECASE))]
+        i and is_refusal(clauses[i - 1]) and _PURPOSE.match(c))]
     context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
     if _CLARIFY.match(text) or not context:
         return Refusal("refusal with no guess")
@@ -187,10 +189,13 @@ def _offers_several(text: str) -> bool:
                for left, right in re.findall(r"([^,;:.?!]+?)\s+or\s+([^,;:.?!]+)", text))
 
 
+_PURPOSE = re.compile(r"\s*(?:in\s+order\s+|so\s+as\s+)?to\s+[a-z]+", re.IGNORECASE)
 _POLAR = re.compile(r"^\s*(yes|no)\b(?!\s+(?:one|body|longer|more|less|other|such|doubt)\b)\s*(?:[,.;:!—–-]|$)", re.I)
-# A denial, then what stands instead ("Not X; it was Y", "It's not X — Y"), or a claim, then what it is not ("Y, not X").
-_NOT_THEN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+)?not\s+(?P<denied>[^,;:.—–]{1,60}?)"
-                       r"\s*(?:[,;:—–]|\s-\s)\s*(?:but\s+(?:rather\s+)?|rather\s+|instead\s+)?(?P<claim>\w.*)$", re.I)
+# A denial, then what stands instead ("Not X; it was Y", "It's not X — Y"), or a claim, then what it is not
+# ("Y, not X").
+_NOT_THEN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+)?not\s+"
+                       r"(?P<denied>[^,;:.—–]{1,60}?)\s*(?:[,;:—–]|\s-\s)\s*(?:but\s+(?:rather\s+)?|rather\s+|instead\s+)?"
+                       r"(?P<claim>\w.*)$", re.I)
 _THEN_NOT = re.compile(r"^(?P<claim>[^,;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:]{1,60}?)\s*$", re.I)
 # A later sentence that may qualify or revise the first one's answer.
 _REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
@@ -198,8 +203,8 @@ _REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mista
                       r"|debated|conflicting|other\s+sources|some\s+sources|final|cannot|unable|unclear)\b"
                       r"|n't\b|(?:^|(?<=[.!?]\s))(?:but|no)\b|(?-i:\b(?:I|my|My|me)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
-_LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},\s*(?=\S)",
-                          re.IGNORECASE)
+_LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
+                          r"\s*(?=\S)", re.IGNORECASE)
 _LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+", re.IGNORECASE)
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")  # a list item's mark
 
@@ -248,8 +253,8 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
 
 
 # A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
-_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)\s+)*"
-                        r"[A-Z][\w'.–-]*)*")
+_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)"
+                        r"\s+)*[A-Z][\w'.–-]*)*")
 # A capitalised word that opens a sentence without naming anything ("The", "In", "It").
 _OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
                      "before during according yes no i my our we there as although while both neither either only "
@@ -257,8 +262,8 @@ _OPENERS = frozenset("the a an it its he his she her they their this that these 
 # A person's relatives ("his son"), and nouns that relate one person or thing to another ("the capital of X").
 _KIN = (r"(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sister|father|mother|nephew|niece|cousin"
         r"|uncle|aunt|widow|heir)s?")
-_RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague|assistant"
-             r"|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
+_RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague"
+             r"|assistant|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
              r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace|contemporary|collaborator"
              r"|mentor|disciple|opponent|teammate)s?)")
 # A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
@@ -303,7 +308,8 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or _reverses(text, question) or re.match(
             r"(?i:it|that|this)(?:'s|\s+(?:is|was))\s+the\s+(?:[a-z]+\s+){2}", text):  # "It is the coastal city …"
         return None
-    asked, found, last = set(words(question)), [], 0
+    asked, last = set(words(question)), 0
+    found: list[str] = []
     for match in _NAME_SPAN.finditer(text):
         before, span = text[:match.start()], match[0].rstrip(".")
         if before[-1:] in ("'", "‘", '"', "“"):
@@ -342,9 +348,10 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
         return Unreadable("calls its answer a placeholder or provisional")
     if not isinstance(part := _answer_part(reply), str):
         return part
-    text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
-    if isinstance(text := _after_correction(text), Unreadable):
-        return text
+    corrected = _after_correction(re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip())
+    if isinstance(corrected, Unreadable):
+        return corrected
+    text = corrected
     if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[Name of the city]": a template's blank; "[Lima]" answers
         first, *rest = bracketed[1].split()
         if not re.search(r"[A-Z\d]", " ".join(rest) if rest else first):
@@ -366,7 +373,7 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     """One sentence's committed claim: the question's own setting, a yes or no, a denial, hedges, a figure's
     aside, lists and candidates read."""
     asked = set(words(question)) | FUNCTION_WORDS
-    text = re.split(r",\s+(?:so|therefore|thus|hence)\s+", text)[-1]  # "A lies in B, so the answer is C": the conclusion
+    text = re.split(r",\s+(?:so|therefore|thus|hence)\s+", text)[-1]  # "A lies in B, so it is C": the conclusion
     if (lead := _LEAD_PHRASE.match(text)) and all(w in asked or w.isdigit() or w in _CALENDAR for w in words(lead[0])):
         text = text[lead.end():]  # "In 1946, …", "According to the census, …": the question's setting, or a date
     if golds and all(words(gold) in (["yes"], ["no"]) for gold in golds) and (polar := _POLAR.match(text)):
@@ -405,4 +412,5 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "answer_names", "read_reply", "sentences"]
+__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "answer_names", "read_reply",
+           "sentences"]

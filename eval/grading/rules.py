@@ -191,8 +191,10 @@ def _with_aside(finding: Finding, aside: str, golds: list[str], question: str) -
 
 
 # A gold that is a name (its words capitalised but a name's particles): a sentence's names are held against it.
-_NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&–-]*|of|the|de|da|di|du|del|der|van|von|y|and|la|le|al"
-                         r"|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
+_NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&–-]*|of|the|de|da|di|du|del|der|van|von|y"
+                         r"|and|la|le|al|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
+
+
 def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
     """One sentence held against the gold: as a claim, then by the names it states."""
     finding = compare_claim(sentence, golds, question)
@@ -264,8 +266,10 @@ class RuleGrader:
         if not golds and answer and not isinstance(reading, Refusal):
             if _POLAR_QUESTION.match(question.question) and re.match(r"\W*(?:yes|no)\b", answer, re.IGNORECASE):
                 return self._outcome(Grade.INCORRECT, "unanswerable: answers yes or no to a question that has none")
-            if (_PREMISE_DENIED.match(answer) or _DENIES.search(answer) and not _POLAR_QUESTION.match(question.question)
-                    ) and not _STILL_ANSWERS.search(answer) or isinstance(reading, Claim) and ZERO.fullmatch(reading.text):
+            denies = _PREMISE_DENIED.match(answer) or _DENIES.search(answer) and not _POLAR_QUESTION.match(
+                question.question)
+            zero = isinstance(reading, Claim) and ZERO.fullmatch(reading.text)
+            if denies and not _STILL_ANSWERS.search(answer) or zero:
                 return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):

@@ -135,12 +135,13 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
     assert_failed_note(samples[0]["grade_note"], "RuntimeError")
 
     choice = rows[("metal", "vanilla")]
-    assert choice.grade is Grade.UNGRADED and choice.grader == "multiple_choice"
+    assert choice.grader == "multiple_choice"
     if grader_kind == "judge":                                    # the judge maps; its call failed
+        assert choice.grade is Grade.UNGRADED
         assert_failed_note(choice.grade_note, "ChoiceMappingError")
         assert "multiple_choice" in choice.model_extra["post_step_errors"]
-    else:                                                         # no judge to map: undecided, not guessed
-        assert "no --judge" in choice.grade_note
+    else:                                                         # no judge to map: counted wrong, as the benchmarks do
+        assert choice.grade is Grade.INCORRECT and "counted wrong" in choice.grade_note
 
     assert len({service for service, _, _ in spied}) == 1          # one service for the whole run
     asked = [grader for _, _, grader in spied]
@@ -148,8 +149,11 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
     if grader_kind == "raising":                                  # no grading call bypassed the service
         assert picky.calls == asked.count("picky")
     summary = json.loads((out / "summary.json").read_text())["strategies"]
-    assert summary["vanilla"]["ungraded"] == 2 and summary["vanilla"]["incorrect"] == 0
-    assert summary["vanilla"]["accuracy"] is None                 # nothing decided: no invented score
+    if grader_kind == "judge":
+        assert summary["vanilla"]["ungraded"] == 2 and summary["vanilla"]["incorrect"] == 0
+        assert summary["vanilla"]["accuracy"] is None             # nothing decided: no invented score
+    else:                                                         # the unmapped choice is the one decided row
+        assert summary["vanilla"]["ungraded"] == 1 and summary["vanilla"]["incorrect"] == 1
 
     if grader_kind != "judge":
         return
