@@ -14,6 +14,7 @@ from functools import cache
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
+from factprobe.eval.grading.match_names import NUMERALS, PARTICLES, name_match, namesake
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
 
@@ -161,7 +162,7 @@ def _spells(letters: str, phrase: list[str]) -> bool:
 
 def _numeral(word: str) -> int | str | None:
     """A word that is a number: digits, a Roman numeral, an ordinal word, or a code holding digits ("221b")."""
-    return int(word) if word.isdigit() else _NUMERALS.get(word, word if any(c.isdigit() for c in word) else None)
+    return int(word) if word.isdigit() else NUMERALS.get(word, word if any(c.isdigit() for c in word) else None)
 
 
 def _word_apart(said: list[str], wanted: list[str], person: bool, proper: set[str]) -> Finding | None:
@@ -185,11 +186,6 @@ def _word_apart(said: list[str], wanted: list[str], person: bool, proper: set[st
     return None
 
 
-_NUMERALS = {word: number for words in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx",
-                                         "first second third fourth fifth sixth seventh eighth ninth tenth")
-             for number, word in enumerate(words.split(), start=1)}
-
-
 NOTATION = "one is written as a symbol or numeral, the other as a word (only knowledge can tell)"
 
 
@@ -205,7 +201,7 @@ _KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gul
 def related(claim: list[str], gold: list[str]) -> bool:
     """Any overlap short of a match: a shared word (beyond a particle or a kind of thing), a word
     inside another, alike words, an acronym."""
-    claim, gold = ([w for w in text if w not in _PARTICLES and w not in _KINDS] or text for text in (claim, gold))
+    claim, gold = ([w for w in text if w not in PARTICLES and w not in _KINDS] or text for text in (claim, gold))
     if not claim or not gold:
         return False
     if ratio("".join(claim), "".join(gold)) >= _RELATED:
@@ -218,81 +214,20 @@ def related(claim: list[str], gold: list[str]) -> bool:
     return (len(claim) == 1 and is_acronym(claim[0], gold)) or (len(gold) == 1 and is_acronym(gold[0], claim))
 
 
-# Titles and honorifics a person's name may carry ("Sir", "Dr."), and the particles of a surname ("van").
-_TITLES = frozenset("sir dame dr doctor prof professor mr mrs ms madame lord lady saint st president king queen tsar "
-                    "emperor empress pope general captain count countess pandit mahatma sheikh rabbi imam reverend "
-                    "rev".split())
-_PARTICLES = frozenset("van von de da di du del della der den la le ter ten bin ibn al".split())
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
 # "which <role>" asks for a person too.
+
 _ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
                    r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian)\b", re.I)
+
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
-
-
-def _same_given(a: str, b: str) -> bool:
-    """One given name written as the other: equal, an initial or a shortening of it (three letters on),
-    or one letter off (four letters on)."""
-    short, long = sorted((a, b), key=len)
-    return long.startswith(short) and (len(short) == 1 or len(short) >= 3) or (
-        len(short) >= 4 and Levenshtein.distance(a, b) == 1)
-
-
-def _within(short: list[str], long: list[str]) -> bool:
-    """The short list of given names is the long one with some left out, in order."""
-    rest = iter(long)
-    return all(any(_same_given(a, b) for b in rest) for a in short)
-
 
 _RELATIVE = re.compile(r"\b(?:grand|great-?|step|half-?)*(?:brother|sister|father|mother|son|daughter|wife|husband"
                        r"|cousin|uncle|aunt|nephew|niece|sibling|twin)s?\b", re.IGNORECASE)
 
-
 def _capitalised(answer: str) -> list[str]:
     """The answer's capitalised words, normalised: the words a name is made of."""
     return content(" ".join(re.findall(r"\b[A-Z][\w'-]*", answer)), set())
-
-
-def _namesake(detail: str, gold: list[str]) -> bool:
-    """The detail names a person of the gold's surname with another first name ("…, Tony X" for "Anna X")."""
-    for full in re.findall(r"\b[A-Z][\w'-]+(?:\s+[A-Z][\w'.-]+)+", detail):
-        named = [word for word in words(full) if word not in _TITLES and word not in _PARTICLES]
-        if len(named) >= 2 and len(gold) >= 2 and named[-1] == gold[-1] and not _same_given(named[0], gold[0]):
-            return True
-    return False
-
-
-def _name(claim: list[str], gold: list[str], bare: bool) -> str | None:
-    """How the claim names the gold person, if it does: the names in another order, a further surname, the
-    surname alone, or the first given name and surname with middle names or initials left
-    out, added (`bare`: a head of capitalised names, a detail naming no relative) or written out; a title
-    and a surname's particles are optional, a generation not."""
-    if claim[1:]:
-        claim = [word for word in claim if word not in _TITLES and word not in _PARTICLES]
-    gold = [word for word in gold if word not in _PARTICLES] if gold[1:] else gold
-    if claim == gold:
-        return "the gold's name with a title"
-    if len(claim) == len(gold) >= 2 and claim != gold and sorted(claim) == sorted(gold):
-        return "the gold's names in another order (family name first or last)"
-    if bare and len(gold) >= 2 and claim[:-1] == gold and claim[-1].isalpha() and claim[-1] not in _NUMERALS \
-            and claim[-1] not in "jr sr junior senior fil pere elder younger".split():  # a generation ("fils": "fil")
-        return "the gold's full name with a further surname"  # a second family name ("Ana Ruiz Vela")
-    if len(claim) > 1 and claim == gold[-len(claim):]:
-        return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
-    if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
-            min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
-        return None
-    given, wanted = claim[:-1], gold[:-1]
-    if not given:
-        return "the surname alone"
-    while len(wanted) > 1 and len(wanted[0]) == 1 and not _same_given(given[0], wanted[0]):
-        wanted = wanted[1:]  # a leading initial left out ("R. Tobias" as "Tobias")
-    if bare and len(given) > len(wanted) and _same_given(given[0], wanted[0]) and _within(wanted, given) and all(
-            w.isalpha() and w not in _NUMERALS for w in given[1:]):
-        return "the gold's first name and surname with a middle name added"  # may name a relative: a small risk
-    if not _same_given(given[0], wanted[0]) or not _within(given, wanted):
-        return None
-    return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
 _EXPANSION = re.compile(r"\bstands?\s+for\b|\b(?:abbreviation|acronym|initialism)\b|\bshort\s+for\b", re.I)
@@ -360,13 +295,13 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     proper = set() if _EXPANSION.search(question) else set(_capitalised(gold))  # an expansion's words are exact
     if apart := _word_apart(said, wanted, person, proper):
         return apart
-    bare = not _RELATIVE.search(detail) and all(w[0].isupper() or w in _PARTICLES for w in answer.split()[1:]) \
+    bare = not _RELATIVE.search(detail) and all(w[0].isupper() or w in PARTICLES for w in answer.split()[1:]) \
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name
-    if (person or _ROLE.search(question)) and (how := _name(named, wanted, bare) or (
+    if (person or _ROLE.search(question)) and (how := name_match(named, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
-        if _namesake(detail, wanted):
+        if namesake(detail, wanted):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
         if how == "the surname alone" and _RELATIVE.search(question):
             return Finding(Found.UNSURE, "name", "a surname alone where the question speaks of a relative")

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, replace
 
 from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.sentence_names import CALENDAR
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
@@ -205,7 +206,6 @@ _REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mista
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
                           r"\s*(?=\S)", re.IGNORECASE)
-_LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+", re.IGNORECASE)
 _LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")  # a list item's mark
 
 
@@ -252,88 +252,6 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
     return parts[0], " ".join(parts[1:])
 
 
-# A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
-_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)"
-                        r"\s+)*[A-Z][\w'.–-]*)*")
-# A capitalised word that opens a sentence without naming anything ("The", "In", "It").
-_OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
-                     "before during according yes no i my our we there as although while both neither either only "
-                     "which what who when where so thus therefore however also today since".split())
-# A person's relatives ("his son"), and nouns that relate one person or thing to another ("the capital of X").
-_KIN = (r"(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sister|father|mother|nephew|niece|cousin"
-        r"|uncle|aunt|widow|heir)s?")
-_RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague"
-             r"|assistant|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
-             r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace|contemporary|collaborator"
-             r"|mentor|disciple|opponent|teammate)s?)")
-# A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
-_DESCRIBES = re.compile(rf"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|{_KIN})\b", re.IGNORECASE)
-_CALENDAR = frozenset("january february march april may june july august september october november december monday "
-                      "tuesday wednesday thursday friday saturday sunday".split())
-_DEMONYM = re.compile(r"(?:an|ian|ese|ish|ch|ic|i)$")  # "Canadian", "Chinese", "Finnish", "Dutch", "Slavic", "Iraqi"
-# Words before a name that relate it to the answer rather than state it: "the son of X", "taller than X", "near X".
-_RELATIVE_TO = re.compile(rf"\b(?:{_RELATION}\s+of|than|like|unlike|besides|except|including|with|without|against|beat"
-                          r"|beating|defeated|defeating|over|after|before|behind|succeeded|preceded|replaced|near|beside"
-                          r"|outside|alongside|opposite|versus|vs)\s+(?:the\s+)?$", re.IGNORECASE)
-_POSSESSIVE = re.compile(r"['’]s?$")
-
-
-_OPPOSITES = {"won": "lost|lose|loses|losing|beaten|runner-up", "win": "lost|lose|loses|losing|beaten|runner-up",
-              "first": "last", "last": "first", "largest": "smallest", "smallest": "largest", "highest": "lowest",
-              "lowest": "highest", "oldest": "youngest", "youngest": "oldest", "longest": "shortest",
-              "shortest": "longest", "before": "after", "after": "before"}
-
-
-def _reverses(text: str, question: str) -> bool:
-    """The sentence says the opposite of a word the question asks by ("won" asked, "lost" said)."""
-    asked = set(re.findall(r"[a-z-]+", question.lower()))
-    return any(re.search(rf"\b(?:{opposite})\b", text, re.IGNORECASE) for word, opposite in _OPPOSITES.items()
-               if word in asked)
-
-
-def _relative(text: str, match: re.Match[str], span: str, asked: set[str]) -> bool:
-    """The name is said relative to another thing ("X's brother", "the son of X", "near X"), by words the
-    question does not use itself ("who did she open it with?" answered "with X" states X)."""
-    before = _RELATIVE_TO.search(text[:match.start()])
-    return bool(before and not set(words(before[0])) <= asked | FUNCTION_WORDS) or bool(
-        _POSSESSIVE.search(span) and re.match(rf"\s+(?:\w+\s+)?{_RELATION}\b", text[match.end():], re.IGNORECASE))
-
-
-def answer_names(claim: str, question: str) -> list[str] | None:
-    """The names a sentence states beside the question's own words and its frame ("X was born in the township
-    of Y, Z"), read the same whether they are right or wrong; None when it states none, more than three, two
-    joined as one answer ("A and B"), or one relative to another ("X's brother", "the son of X", "near X"):
-    then the sentence is the judge's."""
-    text = re.sub(r"\s*\([^()]*\)", "", claim).strip(" .!")  # an aside in brackets names no answer
-    if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or _reverses(text, question) or re.match(
-            r"(?i:it|that|this)(?:'s|\s+(?:is|was))\s+the\s+(?:[a-z]+\s+){2}", text):  # "It is the coastal city …"
-        return None
-    asked, last = set(words(question)), 0
-    found: list[str] = []
-    for match in _NAME_SPAN.finditer(text):
-        before, span = text[:match.start()], match[0].rstrip(".")
-        if before[-1:] in ("'", "‘", '"', "“"):
-            span = span.rstrip("'’\"”")  # a quoted title
-        first, *rest = span.split()
-        if not before.strip() and first.lower() in _OPENERS:
-            span = " ".join(rest)  # a sentence's opening word, then maybe a name
-        if not span or set(words(span)) <= asked | FUNCTION_WORDS:
-            continue
-        if _relative(text, match, span, asked):
-            return None
-        if _POSSESSIVE.search(span) or len(span.split()) == 1 and (span.lower() in _CALENDAR or _DEMONYM.search(
-                span) and re.match(r"\s+[a-z]", text[match.end():]) and not re.match(
-                r"\s+(?:is|was|are|were|has|had)\b", text[match.end():])):
-            continue  # "Tokyo's district", a month or a day (the date kind's), "Canadian province": words describing
-        gap = text[last:match.start()]
-        if found and (re.fullmatch(r"\s*(?:,?\s*(?:and|&)|[:–—-])\s*", gap) or gap.strip() == "," and re.search(
-                r"\bwho(?:m|se)?\b", question, re.IGNORECASE)):
-            return None  # "A and B", "A: B", "Surname, Given" where a person is asked: one answer of two names
-        found.append(span)
-        last = match.end()
-    return found if 0 < len(found) <= 3 else None
-
-
 _FILLER_WORDS = frozenset("sure certainly great good question let me think ok okay well here so".split())
 
 
@@ -374,7 +292,7 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     aside, lists and candidates read."""
     asked = set(words(question)) | FUNCTION_WORDS
     text = re.split(r",\s+(?:so|therefore|thus|hence)\s+", text)[-1]  # "A lies in B, so it is C": the conclusion
-    if (lead := _LEAD_PHRASE.match(text)) and all(w in asked or w.isdigit() or w in _CALENDAR for w in words(lead[0])):
+    if (lead := _LEAD_PHRASE.match(text)) and all(w in asked or w.isdigit() or w in CALENDAR for w in words(lead[0])):
         text = text[lead.end():]  # "In 1946, …", "According to the census, …": the question's setting, or a date
     if golds and all(words(gold) in (["yes"], ["no"]) for gold in golds) and (polar := _POLAR.match(text)):
         return Claim(polar[1].lower(), bool(_HEDGE.search(text)))  # "No, they were not both …": the answer is "no"
@@ -412,5 +330,5 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "answer_names", "read_reply",
+__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply",
            "sentences"]

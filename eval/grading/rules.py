@@ -31,7 +31,8 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, answer_names, read_reply, sentences
+from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
+from factprobe.eval.grading.sentence_names import answer_names
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
