@@ -18,6 +18,12 @@ _PLACEHOLDER = re.compile(r"(?<!\\)" + re.escape(REDACTED))   # not escaped alre
 _ESCAPED = escape(REDACTED)
 
 
+def escaped_placeholders(markup: str) -> str:
+    """Rich markup with every [redacted] escaped: markup would read the placeholder as a tag and
+    drop it (data redacted earlier holds it: a sweep cell's folder name, a redacted model spec)."""
+    return _PLACEHOLDER.sub(lambda _: _ESCAPED, markup)
+
+
 def redacted_text(text: Text) -> Text:
     """`text` with every secret value replaced by [redacted], the styles of the rest kept."""
     spans = secret_spans(text.plain)
@@ -34,14 +40,13 @@ def redacted_text(text: Text) -> Text:
 
 
 class RedactingConsole(Console):
-    """A rich Console whose strings are redacted before their markup is read and whose Text is
-    redacted before it is laid out. Markup would take the placeholder for a tag and drop it, also
-    where data redacted earlier holds it (a sweep cell's folder name): it is escaped."""
+    """A rich Console whose strings are redacted before their markup is read (the placeholder
+    escaped) and whose Text is redacted before it is laid out."""
 
     def render_str(self, text: str, **options: Any) -> Text:
         text = redact_values(text)
         if self._markup if options.get("markup") is None else options["markup"]:
-            text = _PLACEHOLDER.sub(lambda _: _ESCAPED, text)
+            text = escaped_placeholders(text)
         return redacted_text(super().render_str(text, **options))
 
     def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Iterable[Segment]:

@@ -146,6 +146,7 @@ def test_no_form_of_a_secret_reaches_a_sweep_s_folders_table_or_plots(server: Fa
     cells = sorted(path.name for path in out.iterdir() if path.is_dir())
     assert len(cells) == 2 and all(REDACTED in name for name in cells)
     assert f"{cells[0]}: vanilla" in printed.out      # its placeholder printed, not read as markup
+    assert f">{html.escape(cells[0])}<" in (out / "sweep.html").read_text()      # and in the page's table
     assert (out / "sweep_model.svg").is_file() and REDACTED in (out / "sweep_model.svg").read_text()
     raws = [json.loads(line)["raw"] for cell in cells for line in (out / cell / "results.jsonl").read_text().splitlines()]
     assert any("authorization Bearer [redacted]" in raw for raw in raws)
