@@ -116,7 +116,8 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     # the manifest holds secrets redacted, so a spec given again is compared as it was written
     given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
     changed = [key for key, value in given.items() if recorded.identity()[key] != value]
-    hidden = [f"--{key}" for key in ("model", "judge") if REDACTED in str(getattr(wanted, key) or "")]
+    hidden = [f"--{key.replace('_', '-')}" for key, value in wanted.model_dump(mode="json").items()
+              if REDACTED in json.dumps(value)]      # any option holding a URL with a secret
     if hidden and not changed:
         raise ConfigError(f"the run in {out} was started with a secret in {' and '.join(hidden)}, which its "
                           f"manifest keeps redacted: give {' and '.join(hidden)} again with --resume.")
