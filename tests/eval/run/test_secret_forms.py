@@ -19,6 +19,7 @@ import base64
 import html
 import importlib.util
 import json
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -120,14 +121,17 @@ def test_no_form_of_a_secret_reaches_ray_tasks_outputs_or_ray_s_logs(server: Fau
     import ray
 
     session = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))   # short: Ray's socket paths have a limit
-    ray.init(_temp_dir=str(session), include_dashboard=False, log_to_driver=False, num_cpus=2)
     try:
-        assert main(run_args(tmp_path, server, "--workers", "2", "--executor", "ray")) == 0
+        ray.init(_temp_dir=str(session), include_dashboard=False, log_to_driver=False, num_cpus=2)
+        try:
+            assert main(run_args(tmp_path, server, "--workers", "2", "--executor", "ray")) == 0
+        finally:
+            ray.shutdown()
+        printed = capsys.readouterr()
+        assert list(session.rglob("worker-*.out")), "the Ray workers' own logs are searched too"
+        check_run(tmp_path, isolated_cache, printed.out + printed.err, session)
     finally:
-        ray.shutdown()
-    printed = capsys.readouterr()
-    assert list(session.rglob("worker-*.out")), "the Ray workers' own logs are searched too"
-    check_run(tmp_path, isolated_cache, printed.out + printed.err, session)
+        shutil.rmtree(session, ignore_errors=True)
 
 
 def test_no_form_of_a_secret_reaches_a_sweep_s_folders_table_or_plots(server: FaultServer, tmp_path: Path,
