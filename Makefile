@@ -1,10 +1,27 @@
-# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`. Both end by
+# printing how to put the installed `factprobe` on PATH (`. .venv/bin/activate`).
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # llama-cpp-python compiles from source: use every core, and skip parts factprobe never loads.
+# PyPI has only its source: `pip download llama-cpp-python --only-binary=:all: --no-deps` finds no
+# version with a wheel for Linux x86_64 and CPython 3.11 (nor for 3.12). Its author's CPU wheels are
+# on a separate index (abetlen.github.io/llama-cpp-python/whl/cpu) that lags the releases, so it is
+# compiled here once, and pip's cache keeps the wheel for later installs.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
 export CMAKE_ARGS ?= -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF
 RUN_ARGS ?=
+# pip is quiet (its compile step prints nothing for minutes), so a line every HEARTBEAT_S seconds
+# says it is still at work; the loop's sleep writes nowhere, so `make run | tee log` ends with pip.
+HEARTBEAT_S ?= 60
+PIP_INSTALL = ( n=0; while sleep $(HEARTBEAT_S) </dev/null >/dev/null 2>&1; do n=$$((n + $(HEARTBEAT_S))); \
+	echo "  ... pip is still installing ($$((n / 60)) min $$((n % 60)) s so far)"; done ) & beat=$$!; \
+	$(PY) -m pip install --disable-pip-version-check -q
+PIP_DONE = status=$$?; kill $$beat; exit $$status
+# `make test` runs these in order, stopping at the first that fails
+CHECKS = "$(VENV)/bin/ruff check ." "$(VENV)/bin/lint-imports" "$(VENV)/bin/mypy" "$(PY) -m pytest -q"
+USAGE = echo; echo "factprobe is installed in $(VENV). Put the command on PATH in each new shell:"; \
+	echo "    . $(VENV)/bin/activate"; \
+	echo "and every README command (factprobe run ...) works as written; or call $(VENV)/bin/factprobe."
 
 .PHONY: run test install install-dev bench clean
 
@@ -12,27 +29,33 @@ $(PY):
 	python3 -m venv $(VENV)
 
 $(VENV)/.installed-local: pyproject.toml | $(PY)
-	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local]"
-	touch $@
+	@echo "Installing factprobe and the embedded model (.[local]) into $(VENV). The first time, pip compiles"
+	@echo "llama-cpp-python from source: about 7 min on 2 cores, up to 20 on one (later installs reuse it)."
+	@$(PIP_INSTALL) -e ".[local]"; $(PIP_DONE)
+	@touch $@
 
 # ray: tests/eval/run/test_ray_executor.py runs `--executor ray` on a local Ray cluster (skipped without it)
 $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed-local
-	$(PY) -m pip install --disable-pip-version-check -qq -e ".[local,dev,ray]"
-	touch $@
+	@echo "Installing the test tools (.[local,dev,ray]) into $(VENV): usually 1 to 3 min."
+	@$(PIP_INSTALL) -e ".[local,dev,ray]"; $(PIP_DONE)
+	@touch $@
 
 install: $(VENV)/.installed-local
+	@$(USAGE)
+
 install-dev: $(VENV)/.installed-dev
+	@$(USAGE)
 
-run: install
-	$(VENV)/bin/factprobe run $(RUN_ARGS)
+run: $(VENV)/.installed-local
+	@echo "Running $(VENV)/bin/factprobe run $(RUN_ARGS) on the embedded model (about 3 min on 2 cores)."
+	@$(VENV)/bin/factprobe run $(RUN_ARGS); status=$$?; $(USAGE); exit $$status
 
-test: install-dev
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy
-	$(PY) -m pytest -q
+test: $(VENV)/.installed-dev
+	@echo "Checking: ruff, the import-linter layer contracts, mypy, then the tests (15 to 20 min on 2 cores)."
+	@status=0; for check in $(CHECKS); do echo "$$check"; $$check || { status=$$?; break; }; done; \
+	$(USAGE); exit $$status
 
-bench: install-dev
+bench: $(VENV)/.installed-dev
 	$(PY) -m benchmarks
 
 clean:

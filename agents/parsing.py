@@ -47,9 +47,11 @@ def _clean(answer: str) -> str | None:
 
 
 def parse_answer(text: str) -> str | None:
-    """The short answer: the text after 'Answer:', else the first line that is not the confidence."""
-    match = _ANSWER.search(text)
-    if match:
+    """The short answer: the text after the last 'Answer:' (a later one corrects an earlier), else the
+    first line that is not the confidence."""
+    matches = list(_ANSWER.finditer(text))
+    if matches:
+        match = matches[-1]
         answer = re.split(r"\bconfidence\b", match.group("answer"), flags=re.IGNORECASE)[0]
         return _clean(answer.rstrip(" ,;(-"))
     without_confidence = _CONFIDENCE_LINE.sub("", text)

@@ -24,9 +24,10 @@ RESULT_KEYS = {"question_id", "strategy", "repeat", "question", "gold", "categor
 STRATEGY_KEYS = {"n", "correct", "incorrect", "not_attempted", "ungraded", "errors", "accuracy", "cga",
                  "f_score", "latency_s_mean", "latency_s_p95", "prompt_tokens_mean",
                  "completion_tokens_mean", "llm_calls_mean", "confidence_coverage", "ece", "mce",
-                 "brier", "slope", "auroc"}
+                 "brier", "slope", "auroc", "f_score_range", "undecided_share"}
 GAIN_KEYS = {"f_score_delta", "accuracy_delta", "ci_low", "ci_high", "p_value", "latency_ratio",
-             "tokens_ratio"}
+             "tokens_ratio", "undecided_share", "baseline_undecided_share", "undecided_share_gap",
+             "grader_bias_warning"}
 SUMMARY_KEYS = {"strategies", "baseline", "gains", "per_category", "per_hop", "reliability"}
 
 CORPUS = [Passage(id="p1", title="France", text="Paris is the capital of France."),

@@ -177,18 +177,19 @@ def read_answers(path: Path) -> Answers:
 
 
 class NoModel:
-    """The model of a run whose every strategy answers from a file: nothing is loaded, and a call
-    (a post step's probe) fails saying why."""
+    """The model of a run whose every strategy answers from a file (or that asks nothing: `reason`
+    says why): nothing is loaded, and a call (a post step's probe) fails saying why."""
 
     supports_logprobs = False
 
-    def __init__(self, spec: str) -> None:
+    def __init__(self, spec: str, reason: str = "every strategy of this run answers from --answers",
+                 name: str = "no model (recorded answers)") -> None:
         self.spec = spec
-        self.name = "no model (recorded answers)"
+        self.reason = reason
+        self.name = name
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
-        raise ModelError(f"no model was loaded: every strategy of this run answers from --answers "
-                         f"(--model {self.spec} is not used)")
+        raise ModelError(f"no model was loaded: {self.reason} (--model {self.spec} is not used)")
 
     def describe(self) -> dict[str, Any]:
         return {"backend": "none", "name": self.name, "spec_not_loaded": self.spec}

@@ -28,7 +28,8 @@ from factprobe.eval.core.schema import Result
 PAIR_KEYS = ("n_pairs", "f_score", "baseline_f_score", "f_score_delta", "accuracy", "baseline_accuracy",
              "accuracy_delta", "ci_low", "ci_high", "p_value", "accuracy_ci_low", "accuracy_ci_high",
              "accuracy_p_value", "n_questions", "excluded_pairs", "ci_method", "p_method", "n_resamples",
-             "n_permutations", "seed", "latency_ratio", "tokens_ratio")
+             "n_permutations", "seed", "latency_ratio", "tokens_ratio", "undecided_share",
+             "baseline_undecided_share", "undecided_share_gap", "grader_bias_warning")
 CATEGORY_KEYS = ("n_pairs", "n_questions", "f_score", "baseline_f_score", "f_score_delta", "accuracy_delta",
                  "ci_low", "ci_high", "p_value")
 SHOWN_IDS = 5

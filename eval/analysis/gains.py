@@ -12,6 +12,9 @@ baseline). Uncertainty treats the question as the unit, keeping its repeats toge
 - `mcnemar_p_value`: exact McNemar on correct vs not correct, only with one pair per question
   (independent pairs), else null; `better`/`worse` count its discordant pairs.
 With fewer than two questions the intervals are null.
+Grader: `undecided_share` and `baseline_undecided_share` (UNGRADED among each side's answerable paired
+rows that did not fail, factprobe.eval.analysis.metrics), their `undecided_share_gap` and
+`grader_bias_warning` (the shares differ by more than 5 points: part of ΔF is the grader's).
 Costs: over the pairs where neither row failed (answerable or not), mean latency and mean tokens
 (prompt + completion) of the strategy divided by the baseline's; None when the baseline's is 0.
 `latency_total_ratio`: the strategy's total compute time (`latency_s_total`, every row that did not
@@ -27,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from factprobe.eval.analysis.columns import CODE, GRADE_ORDER, columns_of, grade_counts, is_graded
-from factprobe.eval.analysis.metrics import mean, metrics_from_counts
+from factprobe.eval.analysis.metrics import mean, metrics_from_counts, undecided_gap
 from factprobe.eval.analysis.stats import (
     CI_METHOD,
     DEFAULT_FLIPS,
@@ -59,6 +62,12 @@ def cost_ratio(values: list[float], baseline: list[float]) -> float | None:
 def total_ratio(values: np.ndarray, baseline: np.ndarray) -> float | None:
     bottom = float(baseline.sum())
     return float(values.sum()) / bottom if bottom else None
+
+
+def undecided_shares(a_grades: np.ndarray, b_grades: np.ndarray) -> dict[str, Any]:
+    """Both sides' undecided shares over the same rows (grade codes), and whether they differ too much."""
+    ours, theirs = (metrics_from_counts(grade_counts(codes))["undecided_share"] for codes in (a_grades, b_grades))
+    return {"undecided_share": ours, "baseline_undecided_share": theirs, **undecided_gap(ours, theirs)}
 
 
 def uncertainty(question_ids: list[str], a: np.ndarray, b: np.ndarray, seed: int,
@@ -116,6 +125,7 @@ def compare(rows: list[Result], baseline: Mapping[tuple[str, int], Result] | lis
         "f_score": a_scores["f_score"], "baseline_f_score": b_scores["f_score"], "f_score_delta": delta("f_score"),
         "accuracy": a_scores["accuracy"], "baseline_accuracy": b_scores["accuracy"],
         "accuracy_delta": delta("accuracy"),
+        **undecided_shares(a_grades[answerable], b_grades[answerable]),
         **uncertainty([question_ids[i] for i in a_index[scored]], a_codes, b_codes, seed, n_resamples, n_flips),
         "latency_ratio": cost_ratio(ours.latency_s[a_done], theirs.latency_s[b_done]),
         "latency_total_ratio": total_ratio(ours.latency_s[ours.finished], theirs.latency_s[theirs.finished]),

@@ -192,7 +192,8 @@ def print_audit(summary: dict[str, Any], console: Console) -> None:
     console.print(f"agreement among decided {pct(summary['decided_agreement'])}%  F from labels "
                   f"{_points(summary['f_labels'])}, from grades (UNGRADED resolved by the label) "
                   f"{_points(summary['f_grades'])}: Δ {_points(summary['f_delta'])} "
-                  f"({_points(summary['f_delta_ci_low'])} to {_points(summary['f_delta_ci_high'])})")
+                  f"({_points(summary['f_delta_ci_low'])} to {_points(summary['f_delta_ci_high'])}); "
+                  f"F over the decided cases alone {_points(summary['f_decided'])}")
     confusion = Table(title="label (rows) × grade (columns)")
     confusion.add_column("label")
     for grade in GRADE_COLUMNS:

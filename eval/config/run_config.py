@@ -35,6 +35,10 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     return Field(default, description=help, json_schema_extra=extra, **constraints)
 
 
+# the highest sampling temperature OpenAI-compatible APIs accept (Anthropic's: 1, which it enforces itself)
+MAX_TEMPERATURE = 2.0
+
+
 def parse_shard(text: str) -> tuple[int, int]:
     """`"I/N"` as (I, N) with 1 <= I <= N; ValueError saying what is wrong."""
     index_text, _, count_text = text.partition("/")
@@ -79,14 +83,15 @@ class RunConfig(BaseModel):
                                "`sample`, all elsewhere)", ge=0)
     seed: int = option(0, "seed of sampling, subsets, shuffles and bootstrap resamples")
     repeats: int = option(1, "ask every question R times", ge=1)
-    temperature: float = option(0.0, "sampling temperature of answer calls", ge=0.0, le=5.0)
+    temperature: float = option(0.0, "sampling temperature of answer calls (0 to 2, the range model APIs accept)",
+                                ge=0.0, le=MAX_TEMPERATURE)
     max_tokens: int = option(96, "completion tokens per answer call", ge=1)
     plugins: list[str] = option(list, "modules or .py files that register strategies or other extensions "
                                 "(comma-separated)", flag="--plugin")
     # strategy options
     samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
-    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples",
-                                       ge=0.0, le=5.0, strategy_option=True)
+    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples (0 to 2)",
+                                       ge=0.0, le=MAX_TEMPERATURE, strategy_option=True)
     selector: Literal["model", "majority", "confidence"] = option(
         "model", "best_of_n: how the answer is picked", strategy_option=True)
     rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)

@@ -69,8 +69,11 @@ def load_dataset(spec: str) -> Dataset:
     """Load `sample` or `LOADER:PATH`; every problem is a DatasetError naming file, line and field."""
     if spec == "sample":
         return load_sample_dataset()
-    loader_name, sep, path_text = spec.partition(":")
-    found = LOADERS.get(loader_name) if sep and path_text else None
+    loader_name, _, path_text = spec.partition(":")
+    found = LOADERS.get(loader_name) if loader_name else None
+    if found is not None and not path_text.strip():
+        raise DatasetError(f"dataset {spec!r}: {loader_name} is a loader, which reads a file; give its file: "
+                           f"{loader_name}:PATH")
     if found is None:
         hint = did_you_mean(loader_name, [*LOADERS.items(), "sample"]) if loader_name else ""
         raise DatasetError(f"unknown dataset {spec!r}{hint}: use `sample` or LOADER:PATH with LOADER one of "

@@ -193,7 +193,8 @@ def error_figures(rows: list[AuditRow]) -> dict[str, Any]:
     `over_credit`: share of rows labelled INCORRECT or NOT_ATTEMPTED graded CORRECT; `under_credit`:
     share of rows labelled CORRECT graded INCORRECT or NOT_ATTEMPTED; `decided_agreement`: agreement
     among rows that got a grade; `undecided_share`: share of rows left UNGRADED. `f_grades` resolves
-    UNGRADED by the label (the cascade with a perfect judge); `f_delta` = f_grades − f_labels.
+    UNGRADED by the label (the cascade with a perfect judge); `f_delta` = f_grades − f_labels;
+    `f_decided`: F of the grades on the rows the grader decided.
     """
     decided = [row for row in rows if row.grade is not Grade.UNGRADED]
     not_correct = [row for row in rows if row.label is not Grade.CORRECT]
@@ -213,6 +214,7 @@ def error_figures(rows: list[AuditRow]) -> dict[str, Any]:
         "under_credit_n": under,
         "f_labels": f_labels,
         "f_grades": f_grades,
+        "f_decided": f_score([row.grade for row in decided]),
         "f_delta": None if f_labels is None or f_grades is None else f_grades - f_labels,
     }
 

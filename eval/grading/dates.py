@@ -170,7 +170,8 @@ def _only_dates(claim: str, question: str) -> bool:
 _ORDER = (Found.MATCH, Found.VAGUE, Found.CONFLICT)  # of one mention's readings, the best
 _SEASON = re.compile(r"^\s*(?:early|late|mid|spring|summer|autumn|fall|winter)\b[\s-]*", re.I)  # then a year
 _YEAR_QUESTION = re.compile(r"\b(?:year|when|date|century|decade)\b", re.IGNORECASE)
-_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+# "In what year …?" asks the year alone; "in which year and month …?" asks the month too.
+_ASKS_YEAR = re.compile(r"\b(?:what|which)\s+year\b(?!,?\s*(?:and|&|,)\s*(?:month|day|date)\b)", re.IGNORECASE)
 
 
 def _held(wanted: int, first: int, last: int, inner: list[tuple[int, int]], what: str) -> Finding:

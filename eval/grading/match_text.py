@@ -66,6 +66,10 @@ _LOCATED = re.compile(r"^(.+?)\s+(?:in|at|near)\s+(?:the\s+)?[A-Z][\w'-]*(?:\s+[
 # The kind of a geographic feature, a word its name may drop or add ("the X" for "X Sea", "Lake X" for "X").
 _FEATURES = frozenset("mount mountain lake sea ocean river island isle desert strait bay gulf canal peninsula fall "
                       "glacier volcano".split())  # as `words` writes them: a plural "s" dropped
+_KIND_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w']+\s+)?(?:country|city|town|state|province|nation|county|region)\b",
+                         re.IGNORECASE)
+_BOTH_ASKED = re.compile(r"\b(?:city|town)\s*(?:,|and|&)\s*(?:the\s+)?(?:state|country|province|region)\b", re.IGNORECASE)
+_OPTIONS = re.compile(r"[,:]\s*(?:the\s+)?(?P<a>[^,:?]+?),?\s+or\s+(?:the\s+)?(?P<b>[^,?]+?)\s*\?\s*$", re.IGNORECASE)
 _WHICH_ONE = re.compile(r"^\W*(?:not\s+)?the\s+one\s+(?:in|from|at|of|near|on)\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
@@ -74,6 +78,8 @@ _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+
 _LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
 _RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same first letter are too alike to call
 _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
+# What an unsure comparison of a whole claim says when a sentence's own names may still decide it (`rules`).
+OPEN_OVERLAP = ("overlaps the gold without matching it", "no answer phrase left after the question's own words")
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
@@ -82,6 +88,8 @@ _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|villa
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
+_PREDICATE = re.compile(r"^(?:\w+ly\s+|first\s+)?[a-z]+(?:ed|en|wn|ilt|eld|orn|ound|ung|ade)\s+(?:in|on|at|by|from|to|as|for"
+                        r"|with|into|after|before|during|through)\b")  # a predicate: "published in 1951", "narrated by X"
 _NOT_A_NAME = re.compile(r"^(?:an?|there|it|its|their|his|her|they|this|that|he|she|these|those|some|someone|somebody"
                          r"|something|many|somewhere|one\s+of|part\s+of)\b", re.IGNORECASE)
 
@@ -126,8 +134,9 @@ def _country_names() -> frozenset[str]:
 def names_something(answer: str, said: list[str]) -> bool:
     """A short head that names a thing (a name, a name with its article, a year), not a description or a
     sentence (an adjective before a common noun, a phrase describing a role, a clause)."""
-    if not said or len(said) > NAMING_WORDS or _NOT_A_NAME.match(answer):
-        return False
+    if not said or len(said) > NAMING_WORDS or _NOT_A_NAME.match(answer) or _PREDICATE.match(answer) or (
+            len(answer.split()) >= 6 and re.search(r"\s(?!(?:of|the|de|van|von|and|la|le|da|di|del|der|du)\s)[a-z]", answer)):
+        return False  # a clause ("first awarded in 1931", "X reached the final four times"), not a name
     rest = re.sub(r"^the\s+", "", answer.strip(), flags=re.IGNORECASE)
     return answer.strip()[:4].lower() != "the " or bool(re.search(r"[A-Z0-9]", rest))
 
@@ -304,6 +313,13 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
     return None
 
 
+def _option(answer: str, question: str) -> list[str] | None:
+    """The answer's words when it is one of the two options the question offers ("Which is older, A or B?")."""
+    offered = _OPTIONS.search(question)
+    said = words(re.sub(r"^the\s+", "", answer.strip(" ."), flags=re.IGNORECASE))
+    return said if offered and said in (words(offered["a"]), words(offered["b"])) else None
+
+
 def compare_text(claim: str, gold: str, question: str) -> Finding:
     """The claim's head against one gold answer in words. `text`: the gold's words, without its place
     qualifier, or as the answer's other name ("X (gold)"); `initials`: an acronym either way. A code the
@@ -320,13 +336,20 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
+    option = _option(answer, question)
+    if option not in (None, words(re.sub(r"^the\s+", "", gold.strip(), flags=re.IGNORECASE))) or not said and (
+            not detail.strip(" .") and len(claim.split()) <= NAMING_WORDS and names_something(answer, spelt)
+            and not _symbol(spelt) and content(gold, set(words(question))) and not set(spelt) & set(words(gold))):
+        # a bare answer that only repeats the question's entity, sharing nothing with the gold
+        return Finding(Found.CONFLICT, "text", "the question's own words given back, or the option it did not pick")
     if not said:
-        return Finding(Found.UNSURE, "text", "no answer phrase left after the question's own words")
+        return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])
     if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
         return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
-    if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]:
+    if said and wanted and [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES] and not (
+            _KIND_ASKED.search(question) and set(said) - set(wanted)):  # "the Niger River" where a country is asked
         return Finding(Found.MATCH, "text", "the gold's words, with or without the kind of feature ('Mount', 'Sea')")
     person = bool(_PERSON.search(question) or _TITLED.match(answer))
     proper = set() if _EXPANSION.search(question) else set(_capitalised(gold))  # an expansion's words are exact
@@ -355,11 +378,15 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if located and not _PLACE_ASKED.search(question) and content(located[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold, then where it is ('in …')")
     qualified = _QUALIFIER.match(gold[gold.find(","):]) if "," in gold else None
-    if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied):
+    if qualified and qualified.end() == len(gold) - gold.find(",") and said == content(gold[:gold.find(",")], implied) \
+            and not _BOTH_ASKED.search(question):  # "in what city and state …?": the state is asked too
         return Finding(Found.MATCH, "text", "the gold without its place qualifier")
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
         return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
+    if re.fullmatch(r"\d{3,4}", answer.strip(" .")) and re.fullmatch(r"(?:[A-Z][a-z]+\s?)+", gold.strip(" .")) and (
+            _PERSON.search(question) or _PLACE_ASKED.search(question) or _KIND_ASKED.search(question)):
+        return Finding(Found.CONFLICT, "text", "a year or figure where a person or place is asked")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):
@@ -374,8 +401,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
                 and not _FOREIGN_ARTICLE.match(gold.strip(" '\"")):
             return Finding(Found.UNSURE, "text", f"a title with a foreign article, maybe the gold's ({answer[:60]})")
         return Finding(Found.CONFLICT, "text", f"names something else ({answer[:60]})")
-    return Finding(Found.UNSURE, "text", f"overlaps the gold without matching it ({answer[:60]})")
+    return Finding(Found.UNSURE, "text", f"{OPEN_OVERLAP[0]} ({answer[:60]})")
 
 
-__all__ = ["Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym", "names_something",
+__all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym", "names_something",
            "related", "words"]

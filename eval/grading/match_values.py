@@ -178,6 +178,21 @@ def comparable_figures(text: str, gold: str, question: str) -> int:
                for quantity in find_quantities(figures_text(text)))
 
 
+_MODIFIERS = frozenset(words("million billion thousand hundred dozen percent per half times more less fewer over under "
+                             "around about nearly almost approximately least most only just additional another extra "
+                             "plus minus first second third last next previous each every average somewhere sometime "
+                             "between range decade"))
+
+
+def _frame(answer: str, quantity: Quantity, extra: set[str], label: set[str], question: str) -> bool:
+    """The words beside a sentence's one figure are its frame ("Sweden won 6 medals"): a sentence, no word that
+    changes the figure ("million", "more", "per"), and the word after the figure (if any) the gold's label,
+    its unit or a word of the question."""
+    after = set(words(answer[quantity.end:])[:1])
+    return len(answer.split()) >= 4 and not extra & _MODIFIERS and after <= (
+        label | set(words(question)) | set(words(_unit_text(quantity))))
+
+
 def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     """The claim's figure against a gold figure; None when the gold is not one figure. The head must
     hold one comparable figure (clock times and compound figures are one): the gold's value to its
@@ -203,6 +218,8 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     comparable = [q for q in find_quantities(answer) if _of_its_kind(wanted, q, question)]
     found = [q for q in comparable if q.value not in asked or q.value == wanted.value] or comparable
     for low, high in find_ranges(answer):
+        if low.looks_like_year and high.looks_like_year and not wanted.looks_like_year and label != {"year"}:
+            continue  # "22 titles between 1987 and 1999": when, not how many
         if label == {"year"} and low.looks_like_year and high.looks_like_year:  # "from year A to B": a span
             span = high.value - low.value
             found_span = Found.MATCH if span == wanted.value else Found.UNSURE if abs(span - wanted.value) <= 1 \
@@ -239,7 +256,8 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
         relation = Relation.MATCH  # "about N" for gold N: the gold's own numeral, hedged (or a rough answer asked for)
     if relation is Relation.BOUND_OK or (relation is Relation.COARSER and quantity.approximate):
         return Finding(Found.VAGUE, "number", "a bound or rough figure that holds the gold")
-    if extra or (label and not label <= set(words(figures_text(claim)))):
+    if (extra or (label and not label <= set(words(figures_text(claim))))) and not _frame(answer, quantity, extra,
+                                                                                         label, question):
         return Finding(Found.UNSURE, "number", f"words beside the figure ({' '.join(sorted(extra or label))})")
     if relation is Relation.MATCH and wanted.dimension is None and wanted.step == 1 and quantity.value != wanted.value:
         return Finding(Found.CONFLICT, "number", f"not the gold's whole number ({quantity.text.strip()})")

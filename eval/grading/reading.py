@@ -7,16 +7,21 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from factprobe.eval.grading.phrases import is_refusal
 from factprobe.eval.grading.spelled import spelled_to_digits
+from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
 # A line labelled with any label holding the word "answer" ("Answer:", "Revised answer:", "Answer (final):").
 _ANSWER_LINE = re.compile(r"^[ \t>#*_-]*(?:[\w-]+\s+){0,2}answer(?:\s*\([\w\s]{1,20}\))?[*_]*\s*[:：][*_]*[ \t]*"
                           r"(?P<value>\S[^\n]*)$", re.IGNORECASE | re.MULTILINE)
-# An answer introduced anywhere in a line ("… so the answer is: Y"): beside an answer line it must agree.
-_ANSWER_PHRASE = re.compile(r"\banswer(?:\s+(?:is|was|would\s+be))?\s*[:：]\s*([^\n]*\w)", re.IGNORECASE)
+# An answer introduced anywhere in a line ("… so the answer is: Y", "Therefore the final answer is Y").
+_ANSWER_PHRASE = re.compile(r"\b(?:answer\s*[:：]|(?<!what\s)(?<!whether\s)(?:the|my)\s+(?:final\s+|correct\s+|short\s+)?"
+                            r"answer\s+(?:is|would\s+be)\s*:?)\s*(?P<value>[\"'“‘(]?\w(?:[^\n]*\w)?)", re.IGNORECASE)
+# Words that revise what was said before them ("Actually, …", "Revised answer:", "On reflection …").
+_REVISION = re.compile(r"\b(?:actually|correction|correct(?:ing|ed)|revised?|on\s+reflection|wait|instead|rather|checked"
+                       r"|mistake|oops|sorry|i\s+meant?|no)\b", re.IGNORECASE)
 _CONFIDENCE = re.compile(r"\(?\b(?:confidence|certainty)(?:\s+(?:score|level))?\s*[:=(]?\s*\d{1,3}(?:\.\d+)?\s*%?\)?"
                          r"\.?", re.IGNORECASE)
 # Words that speak to whoever grades the reply rather than answer the question.
@@ -50,7 +55,8 @@ _TURN = re.compile(r"\b(?:not|no|never|nor|neither|none|nobody|n't|isn't|wasn't|
                    r"|n't\b|\?.*\S", re.IGNORECASE)
 # A self-correction after something was said: an apology, "I meant", "make that", "scratch that".
 _SELF_CORRECTION = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|oops|i\s+mean[t]?|make\s+that|scratch\s+that"
-                              r"|my\s+(?:mistake|bad)|correction|rather(?!\s+than))\b", re.IGNORECASE)
+                              r"|my\s+(?:mistake|bad)|correction|(?:actually|wait),?\s+no|no,?\s+wait|on\s+second\s+thought"
+                              r"|let\s+me\s+correct(?:\s+(?:that|myself))?)\b|(?:,\s*|\bor\s+)rather\b(?!\s+than)", re.IGNORECASE)
 _FIGURE_ASIDE = re.compile(r"(?P<figure>[^()A-Za-z]*\d[^()]*?)\s*(?<!/)\((?P<aside>[^()]+)\)")  # its figures are detail
 ZERO = re.compile(r"\s*(?:none|zero|nil|no\s*one|nobody|nothing)\s*", re.IGNORECASE)  # an answer of zero
 _CANDIDATES = re.compile(r"\b(?:or|either|versus|vs)\b|(?<=[^\W\d]{2})\s*/\s*(?=[^\W\d]{2})", re.IGNORECASE)
@@ -70,6 +76,7 @@ class Claim:
     text: str
     hedged: bool
     aside: str = ""  # a parenthesis after a committed figure: detail the caller checks does not conflict
+    later: str = ""  # a paragraph's sentences after the one that commits: context the caller may consult
 
 
 @dataclass(frozen=True)
@@ -102,8 +109,10 @@ class Unreadable:
 Reading = Claim | Candidates | Refusal | Unreadable
 
 
-def _answer_part(reply: str) -> str | Unreadable:
-    """The part of the reply that answers: a JSON reply's `answer`, or the one `Answer:` line."""
+def _answer_part(reply: str) -> str | Candidates | Unreadable:
+    """The part of the reply that answers: a JSON reply's `answer`, else its `Answer:` line or "the answer is …";
+    of several that differ, the last stands when a revision comes between ("Actually", "Revised answer:"),
+    else they are candidates; a revision after the last is read with it."""
     stripped = reply.strip()
     if stripped.startswith("{") and stripped.endswith("}"):
         try:
@@ -112,13 +121,16 @@ def _answer_part(reply: str) -> str | Unreadable:
             data = None
         if isinstance(data, dict) and isinstance(data.get("answer"), (str, int, float)):
             return str(data["answer"])
-    values = {re.sub(r"\W+", " ", m["value"]).strip().lower(): m["value"] for m in _ANSWER_LINE.finditer(stripped)}
-    later = {re.sub(r"\W+", " ", m[1]).strip().lower() for m in _ANSWER_PHRASE.finditer(stripped)}
-    if len(values) > 1 or values and later - set(values):
-        return Unreadable("several final answers")
-    if values:
-        return next(iter(values.values())).strip(" *_")
-    return stripped
+    marks = sorted([*_ANSWER_LINE.finditer(stripped), *_ANSWER_PHRASE.finditer(stripped)], key=lambda m: m.start())
+    if not marks:
+        return stripped
+    last = marks[-1]
+    if _REVISION.search(stripped[last.end():]):
+        return stripped[last.start("value"):]  # revised after its last answer line: the correction is read
+    values = list({re.sub(r"\W+", " ", m["value"]).strip().lower(): m["value"].strip(" *_") for m in marks}.values())
+    if len(values) > 1 and not _REVISION.search(stripped[marks[0].end():last.start("value")]):
+        return Candidates(values, hedged=False)
+    return last["value"].strip(" *_")
 
 
 def _without_hedges(text: str) -> str:
@@ -156,7 +168,8 @@ def _refusal(text: str) -> Refusal:
     ("Do you mean X or Y?"); else one beside other statements (hedges removed), whether any held a
     hedge, and what the refusal clauses name as declined."""
     clauses = _clauses(text)
-    kept = [c for c in clauses if not is_refusal(c)]
+    kept = [c for i, c in enumerate(clauses) if not is_refusal(c) and not (  # "…, to find out who": the refusal's aim
+        i and is_refusal(clauses[i - 1]) and re.match(r"\s*(?:in\s+order\s+|so\s+as\s+)?to\s+[a-z]+", c, re.IGNORECASE))]
     context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
     if _CLARIFY.match(text) or not context:
         return Refusal("refusal with no guess")
@@ -174,20 +187,164 @@ def _offers_several(text: str) -> bool:
                for left, right in re.findall(r"([^,;:.?!]+?)\s+or\s+([^,;:.?!]+)", text))
 
 
-def read_reply(reply: str | None, golds: list[str]) -> Reading:
-    """The reply's committed claim, a refusal, or why the rules leave it to the judge."""
+_POLAR = re.compile(r"^\s*(yes|no)\b(?!\s+(?:one|body|longer|more|less|other|such|doubt)\b)\s*(?:[,.;:!—–-]|$)", re.I)
+# A denial, then what stands instead ("Not X; it was Y", "It's not X — Y"), or a claim, then what it is not ("Y, not X").
+_NOT_THEN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+)?not\s+(?P<denied>[^,;:.—–]{1,60}?)"
+                       r"\s*(?:[,;:—–]|\s-\s)\s*(?:but\s+(?:rather\s+)?|rather\s+|instead\s+)?(?P<claim>\w.*)$", re.I)
+_THEN_NOT = re.compile(r"^(?P<claim>[^,;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:]{1,60}?)\s*$", re.I)
+# A later sentence that may qualify or revise the first one's answer.
+_REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
+                      r"|contrary|misconception|although|though|nonetheless|nevertheless|whereas|alternatively|disputed"
+                      r"|debated|conflicting|other\s+sources|some\s+sources|final|cannot|unable|unclear)\b"
+                      r"|n't\b|(?:^|(?<=[.!?]\s))(?:but|no)\b|(?-i:\b(?:I|my|My|me)\b)", re.IGNORECASE)
+_CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
+_LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},\s*(?=\S)",
+                          re.IGNORECASE)
+_LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+", re.IGNORECASE)
+_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")  # a list item's mark
+
+
+def _after_correction(text: str) -> str | Unreadable:
+    """What a self-correction ("X. Sorry, I mean Y", "X — make that Y") leaves standing: the words after its
+    last marker; a correction with nothing after it withdraws the answer (the judge's)."""
+    fixes = [m for m in _SELF_CORRECTION.finditer(text) if re.search(r"\w", text[:m.start()])]
+    if not fixes or is_refusal(text):
+        return text
+    after = re.sub(r"^(?:[\s,;:.!—–-]|\b(?:no|wait|i\s+mean|it'?s|it\s+(?:is|was|should\s+be))\b)+", "",
+                   text[fixes[-1].end():], flags=re.IGNORECASE)
+    return after if re.search(r"\w", after) else Unreadable(f"a self-correction ({fixes[-1].group(0)!r})")
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences, read by pysbd: its rules know abbreviations ("Mar. 3"), initials, decimals and
+    thousands separators, which a full stop alone does not."""
+    import pysbd  # only where a reply holds more than one full stop
+
+    return [sentence.strip() for sentence in pysbd.Segmenter(language="en", clean=False).segment(text)
+            if sentence.strip()]
+
+
+def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
+    """A paragraph's answer: its first sentence that says more than the question (a greeting or the question
+    restated is skipped) and the sentences after it, when none of them qualifies or revises it; a list is the
+    judge's."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) > 1 and any(_LISTED.match(line) or not re.search(r"[.!?:]$", line.strip()) for line in lines[:-1]):
+        return Unreadable("several lines (a list)")
+    if len(lines) < 2 and not _SENTENCE_END.search(text.rstrip(" .!")):
+        return text, ""
+    parts = sentences(" ".join(lines))
+    asked = set(words(question)) | FUNCTION_WORDS
+    while len(parts) > 1 and not set(words(_HEDGE.sub(" ", parts[0]))) - asked - _FILLER_WORDS:
+        parts.pop(0)
+    if len(parts) > 1 and _CONCLUDES.match(parts[-1]):
+        parts = parts[-1:]  # "So the capital is X.": the paragraph's conclusion commits
+    if len(parts) > 1 and parts[0].endswith("?"):
+        return Unreadable("a paragraph that opens with a question")
+    if len(parts) > 1 and (_REVISES.search(rest := " ".join(parts[1:])) or _HEDGE.search(rest)
+                               or is_refusal(rest) or _SELF_CORRECTION.search(rest)):
+        return Unreadable("a paragraph whose later sentences may qualify or revise its first")
+    return parts[0], " ".join(parts[1:])
+
+
+# A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
+_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)\s+)*"
+                        r"[A-Z][\w'.–-]*)*")
+# A capitalised word that opens a sentence without naming anything ("The", "In", "It").
+_OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
+                     "before during according yes no i my our we there as although while both neither either only "
+                     "which what who when where so thus therefore however also today since".split())
+# A person's relatives ("his son"), and nouns that relate one person or thing to another ("the capital of X").
+_KIN = (r"(?:grand|great-?|step|half-?)*(?:son|daughter|wife|husband|brother|sister|father|mother|nephew|niece|cousin"
+        r"|uncle|aunt|widow|heir)s?")
+_RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|friend|rival|partner|colleague|assistant"
+             r"|deputy|part|half|one|rest|north|south|east|west|outskirts|suburb|capital|leader|head|president|founder"
+             r"|owner|author|creator|director|captain|coach|manager|namesake|home|birthplace|contemporary|collaborator"
+             r"|mentor|disciple|opponent|teammate)s?)")
+# A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
+_DESCRIBES = re.compile(rf"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|{_KIN})\b", re.IGNORECASE)
+_CALENDAR = frozenset("january february march april may june july august september october november december monday "
+                      "tuesday wednesday thursday friday saturday sunday".split())
+_DEMONYM = re.compile(r"(?:an|ian|ese|ish|ch|ic|i)$")  # "Canadian", "Chinese", "Finnish", "Dutch", "Slavic", "Iraqi"
+# Words before a name that relate it to the answer rather than state it: "the son of X", "taller than X", "near X".
+_RELATIVE_TO = re.compile(rf"\b(?:{_RELATION}\s+of|than|like|unlike|besides|except|including|with|without|against|beat"
+                          r"|beating|defeated|defeating|over|after|before|behind|succeeded|preceded|replaced|near|beside"
+                          r"|outside|alongside|opposite|versus|vs)\s+(?:the\s+)?$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+_OPPOSITES = {"won": "lost|lose|loses|losing|beaten|runner-up", "win": "lost|lose|loses|losing|beaten|runner-up",
+              "first": "last", "last": "first", "largest": "smallest", "smallest": "largest", "highest": "lowest",
+              "lowest": "highest", "oldest": "youngest", "youngest": "oldest", "longest": "shortest",
+              "shortest": "longest", "before": "after", "after": "before"}
+
+
+def _reverses(text: str, question: str) -> bool:
+    """The sentence says the opposite of a word the question asks by ("won" asked, "lost" said)."""
+    asked = set(re.findall(r"[a-z-]+", question.lower()))
+    return any(re.search(rf"\b(?:{opposite})\b", text, re.IGNORECASE) for word, opposite in _OPPOSITES.items()
+               if word in asked)
+
+
+def _relative(text: str, match: re.Match[str], span: str, asked: set[str]) -> bool:
+    """The name is said relative to another thing ("X's brother", "the son of X", "near X"), by words the
+    question does not use itself ("who did she open it with?" answered "with X" states X)."""
+    before = _RELATIVE_TO.search(text[:match.start()])
+    return bool(before and not set(words(before[0])) <= asked | FUNCTION_WORDS) or bool(
+        _POSSESSIVE.search(span) and re.match(rf"\s+(?:\w+\s+)?{_RELATION}\b", text[match.end():], re.IGNORECASE))
+
+
+def answer_names(claim: str, question: str) -> list[str] | None:
+    """The names a sentence states beside the question's own words and its frame ("X was born in the township
+    of Y, Z"), read the same whether they are right or wrong; None when it states none, more than three, two
+    joined as one answer ("A and B"), or one relative to another ("X's brother", "the son of X", "near X"):
+    then the sentence is the judge's."""
+    text = re.sub(r"\s*\([^()]*\)", "", claim).strip(" .!")  # an aside in brackets names no answer
+    if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or _reverses(text, question) or re.match(
+            r"(?i:it|that|this)(?:'s|\s+(?:is|was))\s+the\s+(?:[a-z]+\s+){2}", text):  # "It is the coastal city …"
+        return None
+    asked, found, last = set(words(question)), [], 0
+    for match in _NAME_SPAN.finditer(text):
+        before, span = text[:match.start()], match[0].rstrip(".")
+        if before[-1:] in ("'", "‘", '"', "“"):
+            span = span.rstrip("'’\"”")  # a quoted title
+        first, *rest = span.split()
+        if not before.strip() and first.lower() in _OPENERS:
+            span = " ".join(rest)  # a sentence's opening word, then maybe a name
+        if not span or set(words(span)) <= asked | FUNCTION_WORDS:
+            continue
+        if _relative(text, match, span, asked):
+            return None
+        if _POSSESSIVE.search(span) or len(span.split()) == 1 and (span.lower() in _CALENDAR or _DEMONYM.search(
+                span) and re.match(r"\s+[a-z]", text[match.end():]) and not re.match(
+                r"\s+(?:is|was|are|were|has|had)\b", text[match.end():])):
+            continue  # "Tokyo's district", a month or a day (the date kind's), "Canadian province": words describing
+        gap = text[last:match.start()]
+        if found and (re.fullmatch(r"\s*(?:,?\s*(?:and|&)|[:–—-])\s*", gap) or gap.strip() == "," and re.search(
+                r"\bwho(?:m|se)?\b", question, re.IGNORECASE)):
+            return None  # "A and B", "A: B", "Surname, Given" where a person is asked: one answer of two names
+        found.append(span)
+        last = match.end()
+    return found if 0 < len(found) <= 3 else None
+
+
+_FILLER_WORDS = frozenset("sure certainly great good question let me think ok okay well here so".split())
+
+
+def read_reply(reply: str | None, golds: list[str], question: str = "") -> Reading:
+    """The reply's committed claim, a refusal, or why the rules leave it to the judge: the last answer line
+    or correction stands, a paragraph commits by its first sentence, a denial by what it puts instead."""
     if reply is None or not reply.strip():
         return Refusal("empty reply")
     if _TO_GRADER.search(reply):
         return Unreadable("addresses the grader")
     if _PROVISIONAL.search(reply):
         return Unreadable("calls its answer a placeholder or provisional")
-    if (fixed := _SELF_CORRECTION.search(reply)) and re.search(r"\w", reply[:fixed.start()]) and not is_refusal(reply):
-        return Unreadable(f"a self-correction ({fixed.group(0)!r})")
-    part = _answer_part(reply)
-    if isinstance(part, Unreadable):
+    if not isinstance(part := _answer_part(reply), str):
         return part
     text = re.sub(r"\*\*|__", "", _CONFIDENCE.sub(" ", part)).replace("\u2019", "'").strip()
+    if isinstance(text := _after_correction(text), Unreadable):
+        return text
     if bracketed := _PLACEHOLDER.match(text):  # "<name>", "[Name of the city]": a template's blank; "[Lima]" answers
         first, *rest = bracketed[1].split()
         if not re.search(r"[A-Z\d]", " ".join(rest) if rest else first):
@@ -199,10 +356,23 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
         return Unreadable("a refusal beside several candidates (the policy decides: the judge's)")
     if is_refusal(text):
         return _refusal(text)
-    if len([line for line in text.splitlines() if line.strip()]) > 1:
-        return Unreadable("several lines (a list or a paragraph)")
-    if _SENTENCE_END.search(text.rstrip(" .!")):
-        return Unreadable("more than one sentence")
+    if isinstance(committed := _first_committed(text, question), Unreadable):
+        return committed
+    reading = _read_claim(committed[0], golds, question)
+    return replace(reading, later=committed[1]) if isinstance(reading, Claim) and committed[1] else reading
+
+
+def _read_claim(text: str, golds: list[str], question: str) -> Reading:
+    """One sentence's committed claim: the question's own setting, a yes or no, a denial, hedges, a figure's
+    aside, lists and candidates read."""
+    asked = set(words(question)) | FUNCTION_WORDS
+    text = re.split(r",\s+(?:so|therefore|thus|hence)\s+", text)[-1]  # "A lies in B, so the answer is C": the conclusion
+    if (lead := _LEAD_PHRASE.match(text)) and all(w in asked or w.isdigit() or w in _CALENDAR for w in words(lead[0])):
+        text = text[lead.end():]  # "In 1946, …", "According to the census, …": the question's setting, or a date
+    if golds and all(words(gold) in (["yes"], ["no"]) for gold in golds) and (polar := _POLAR.match(text)):
+        return Claim(polar[1].lower(), bool(_HEDGE.search(text)))  # "No, they were not both …": the answer is "no"
+    if denial := _NOT_THEN.match(text.rstrip(" .!")) or _THEN_NOT.match(text.rstrip(" .!")):
+        text = denial["claim"]  # what stands instead of the denied
     hedged = bool(_HEDGE.search(text))
     if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
             _without_hedges(text))) > 1:
@@ -235,4 +405,4 @@ def read_reply(reply: str | None, golds: list[str]) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply"]
+__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "answer_names", "read_reply", "sentences"]

@@ -18,6 +18,7 @@ from factprobe.eval.grading.match_formulas import compare_formula
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
+    OPEN_OVERLAP,
     Finding,
     Found,
     combine,
@@ -30,7 +31,7 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply
+from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, answer_names, read_reply, sentences
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -51,6 +52,8 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         if ZERO.fullmatch(gold) or count and count.value == 0:
             return Finding(Found.MATCH, "zero", "the gold is zero")
         return Finding(Found.CONFLICT if count else Found.UNSURE, "zero", "another count" if count else "no count")
+    if {tuple(words(claim)), tuple(words(gold))} <= {("yes",), ("no",)}:  # a yes or no asked
+        return Finding(Found.MATCH if words(claim) == words(gold) else Found.CONFLICT, "text", "a yes or no")
     for kind in (compare_pair, compare_date, compare_formula, compare_number, compare_code):
         if (finding := kind(claim, gold, question)) is not None:
             return _AS_WRITTEN if finding.found is Found.UNSURE and _as_written(claim, gold) else finding
@@ -184,6 +187,39 @@ def _with_aside(finding: Finding, aside: str, golds: list[str], question: str) -
     return Finding(Found.UNSURE, finding.kind, "a figure in brackets that may say otherwise")
 
 
+# A gold that is a name (its words capitalised but a name's particles): a sentence's names are held against it.
+_NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&–-]*|of|the|de|da|di|du|del|der|van|von|y|and|la|le|al"
+                         r"|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
+def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
+    """One sentence held against the gold: as a claim, then by the names it states."""
+    finding = compare_claim(sentence, golds, question)
+    if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and (
+            names := answer_names(sentence, question)):
+        return _names_finding([compare_claim(name, golds, question) for name in names])
+    return finding
+
+
+def _later_disagrees(later: str, found: Found, golds: list[str], question: str) -> bool:
+    """A later sentence of the paragraph, read alone, finds otherwise than its committing sentence, or states the
+    gold's words where that sentence did not match."""
+    said = " ".join(words(later))
+    if found is not Found.MATCH and any(f" {' '.join(words(gold))} " in f" {said} " for gold in golds):
+        return True
+    return any(other.found is not found and other.found is not Found.UNSURE for other in (
+        _sentence_finding(sentence, golds, question) for sentence in sentences(later)))
+
+
+def _names_finding(findings: list[Finding]) -> Finding:
+    """A sentence's names against the gold, in order: the first the gold (the later ones its detail: a place, a
+    title) is a match, every one naming something else a conflict; anything else the judge's."""
+    kinds = {finding.found for finding in findings}
+    if findings and findings[0].found is Found.MATCH and kinds <= {Found.MATCH, Found.CONFLICT}:
+        return findings[0]
+    if kinds == {Found.CONFLICT}:
+        return Finding(Found.CONFLICT, "text", "every name the sentence states is another's")
+    return Finding(Found.UNSURE, "text", "a sentence's names the rules cannot all compare")
+
+
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -219,7 +255,7 @@ class RuleGrader:
         conflict with all INCORRECT, a vague finding NOT_ATTEMPTED (UNGRADED under `worldvqa`); a
         question with no answer: a refusal or a denied premise NOT_ATTEMPTED, a named answer INCORRECT."""
         golds = question.gold_answers if question.answerable and question.answer else []
-        reading = read_reply(answer, golds)
+        reading = read_reply(answer, golds, question.question)
         if isinstance(reading, Refusal) and not reading.context:
             return self._outcome(Grade.NOT_ATTEMPTED, f"refusal: {reading.reason}")
         if not golds and answer and (_PREMISE_DENIED.match(answer) and not _STILL_ANSWERS.search(answer)
@@ -246,9 +282,12 @@ class RuleGrader:
         if _PASSIVE.match(reading.text) and all(_NAME.fullmatch(gold) and _tells_an_event(
                 reading.text, gold, question.question) for gold in golds):
             return self._outcome(Grade.NOT_ATTEMPTED, "refusal: tells a past event of the asked thing, no name")
-        finding = compare_claim(reading.text, golds, question.question)
+        finding = _sentence_finding(reading.text, golds, question.question)
         if reading.aside:
             finding = _with_aside(finding, reading.aside, golds, question.question)
+        if reading.later and finding.found is not Found.UNSURE and _later_disagrees(
+                reading.later, finding.found, golds, question.question):
+            finding = Finding(Found.UNSURE, finding.kind, "a paragraph whose later sentences find otherwise")
         grade = self.coarser if finding.found is Found.VAGUE else _GRADES[finding.found]
         if grade is Grade.CORRECT and reading.hedged:
             penalize = self.hedging is HedgingPolicy.PENALIZE

@@ -14,13 +14,21 @@ from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.tables.deltas import delta_cell
 from factprobe.eval.report.tables.scores import gain_cell, p_cell
+from factprobe.eval.report.tables.undecided import (
+    UNDECIDED_CAPTION,
+    any_undecided,
+    f_range_cell,
+    print_gap_notes,
+    undecided_gap_note,
+)
 
 
 def side_by_side(runs: list[LoadedRun], console: Console) -> None:
-    """One row per (run, strategy): the run's own scores."""
+    """One row per (run, strategy): the run's own scores (F's range and `undec.` while rows are UNGRADED)."""
+    undecided = any_undecided(s for run in runs for s in run.summary["strategies"].values())
     table = Table(title="runs compared (answerable questions; % of graded)")
-    for column in ("run", "model", "dataset", "strategy", "n", "CO", "IN", "NA", "CGA", "F", "ECE",
-                   "latency s"):
+    for column in ("run", "model", "dataset", "strategy", "n", "CO", "IN", "NA", "CGA", "F",
+                   *(["undec."] if undecided else []), "ECE", "latency s"):
         table.add_column(column, justify="left" if column in ("run", "model", "dataset", "strategy")
                          else "right")
     for run in runs:
@@ -28,8 +36,11 @@ def side_by_side(runs: list[LoadedRun], console: Console) -> None:
         for name, s in run.summary["strategies"].items():
             table.add_row(run.name, str(config.get("model", "?")), str(config.get("dataset", "?")),
                           name, str(s["n"]), pct(s["accuracy"]), pct(s["incorrect_rate"]),
-                          pct(s["not_attempted_rate"]), pct(s["cga"]), pct(s["f_score"]),
-                          pct(s.get("ece")), num(s["latency_s_mean"]))
+                          pct(s["not_attempted_rate"]), pct(s["cga"]), f_range_cell(s, pct(s["f_score"]), " "),
+                          *([pct(s.get("undecided_share"))] if undecided else []), pct(s.get("ece")),
+                          num(s["latency_s_mean"]))
+    if undecided:
+        table.caption = UNDECIDED_CAPTION
     console.print(table)
 
 
@@ -51,6 +62,8 @@ def paired_table(data: dict[str, Any], console: Console) -> None:
     table.caption = ("Δ: run − baseline run on the same (question, repeat) pairs; 95% CI: bootstrap resampling "
                      "questions with their repeats; p: clustered sign-flip test of the Δ beside it")
     console.print(table)
+    print_gap_notes(console, [undecided_gap_note(f"{pair['run']} {pair['strategy']} vs {data['baseline']} "
+                                                 f"{pair['baseline_strategy']}", pair) for pair in data["pairs"]])
 
 
 def calibration_pair_table(data: dict[str, Any], console: Console) -> None:

@@ -12,10 +12,13 @@ from matplotlib.figure import Figure
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.build import report_plot
 from factprobe.eval.report.html.figures import save_figure
+from factprobe.eval.report.tables.undecided import gap_points
 
 
 def draw_gains(summary: dict[str, Any], ax: Any, key: str = "f_score_delta") -> Any:
-    """ΔF (or `key="accuracy_delta"`) of every strategy against the baseline, with its 95% CI."""
+    """ΔF (or `key="accuracy_delta"`) of every strategy against the baseline, with its 95% CI; a strategy
+    whose undecided share differs from the baseline's by more than 5 points is annotated (part of its Δ
+    is the grader's)."""
     gains = summary.get("gains") or {}
     low_key, high_key = ("ci_low", "ci_high") if key == "f_score_delta" else ("accuracy_ci_low", "accuracy_ci_high")
     names = [name for name, gain in gains.items() if gain.get(key) is not None]
@@ -24,6 +27,10 @@ def draw_gains(summary: dict[str, Any], ax: Any, key: str = "f_score_delta") -> 
         ax.plot([100 * gain[key]], [y], "o", color="tab:blue")
         if gain.get(low_key) is not None:
             ax.hlines(y, 100 * gain[low_key], 100 * gain[high_key], color="tab:blue")
+        points = gap_points(gain)
+        if points is not None:   # the two sides' undecided shares differ by more than 5 points
+            ax.annotate(f"undecided shares differ by {points:.1f} pts", (100 * gain[key], y), xytext=(0, 5),
+                        textcoords="offset points", ha="center", fontsize=7, color="tab:red")
     ax.axvline(0, color="grey", linestyle="--", linewidth=1)
     ax.set_yticks(range(len(names)), names)
     label = "ΔF" if key == "f_score_delta" else "Δaccuracy"

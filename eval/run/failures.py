@@ -8,6 +8,7 @@ common error messages, with every secret redacted: factprobe.eval.core.secrets).
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -78,25 +79,36 @@ def failure_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
             f"(failed rows are run again).")
 
 
-def undecided_message(report: ErrorReport, max_rate: float, run_path: str) -> str:
+def regrade_hint(run_path: str, judge: str | None) -> str:
+    """The command that grades a run's UNGRADED rows from their stored answers (the model is not
+    asked again): `--resume` with the run's own judge, or with `--judge MODEL` when it has none."""
+    command = f"factprobe run --resume --out {shlex.quote(run_path)}"
+    if judge:
+        return (f"`{command}` re-grades them from their stored answers with the run's judge "
+                f"(add --judge MODEL for another)")
+    return f"grade them later with a judge (any --model form), from their stored answers: `{command} --judge MODEL`"
+
+
+def undecided_message(report: ErrorReport, max_rate: float, run_path: str, judge: str | None = None) -> str:
     """One paragraph: how many rows no grader decided, against the limit, and what to do."""
     return (f"{report.ungraded} of {report.rows} rows are UNGRADED ({report.undecided_rate:.1%}), above "
             f"--max-undecided-rate {max_rate:.1%}: the run's scores are not measured. The commonest cause is "
             f"a judge whose calls fail (see the rows' grade_note) or a rule grader that cannot decide "
-            f"this dataset's answers. The results and summary are written; fix the judge and continue "
-            f"with `factprobe run --resume --out {run_path}` (UNGRADED rows are re-graded by the "
-            f"--judge from their stored answers), or raise --max-undecided-rate.")
+            f"this dataset's answers. The results and summary are written; "
+            f"{'fix the judge and then ' if judge else ''}{regrade_hint(run_path, judge)}, "
+            f"or raise --max-undecided-rate.")
 
 
-def warnings(report: ErrorReport, max_rate: float, max_undecided_rate: float = 1.0) -> list[str]:
-    """Lines worth printing beside the exit status: errors within the limit, ungraded rows, rows
-    whose post steps failed."""
+def warnings(report: ErrorReport, max_rate: float, max_undecided_rate: float = 1.0, run_path: str = "DIR",
+             judge: str | None = None) -> list[str]:
+    """Lines worth printing beside the exit status: errors within the limit, ungraded rows (with the
+    command that grades them), rows whose post steps failed."""
     lines = []
     if report.errors and not report.exceeds(max_rate):
         lines.append(f"{report.errors} of {report.rows} rows are ERROR ({report.rate:.1%})")
     if report.ungraded and not report.undecided_exceeds(max_undecided_rate):
         lines.append(f"{report.ungraded} rows are UNGRADED (counted apart, never folded into a grade); "
-                     f"with a --judge, `--resume` re-grades them")
+                     f"{regrade_hint(run_path, judge)}")
     if report.post_step_failures:
         lines.append(f"{report.post_step_failures} rows have post_step_errors; `--resume` runs them again")
     if report.hop_errors:

@@ -49,6 +49,7 @@ from factprobe.eval.run.failures import (
     warnings,
 )
 from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
+from factprobe.eval.run.regrade import judge_changed, new_judge_options, regradable, with_new_judge
 from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.shards import in_shard, shard_entry
 from factprobe.eval.run.steps import active_post_steps
@@ -108,14 +109,16 @@ def manifest_part(run_dir: RunDir, data: dict[str, Any], key: str, kind: type) -
 
 def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     """The recorded config of the run in `out`, with the options that may change (those that
-    change no result) replaced; any other difference is a ConfigError naming the options."""
+    change no result, and a judge: factprobe.eval.run.regrade) replaced; any other difference is a
+    ConfigError naming the options."""
     run_dir = RunDir(out)
     config = manifest_part(run_dir, run_dir.read_manifest(), "config", dict)
     recorded = _validated(config, f"{run_dir.manifest_path}")
     wanted = with_settings(_validated({**config, **explicit, "out": out}))
+    may_change = new_judge_options(recorded, wanted)
     # the manifest holds secrets redacted, so a spec given again is compared as it was written
     given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
-    changed = [key for key, value in given.items() if recorded.identity()[key] != value]
+    changed = [key for key, value in given.items() if recorded.identity()[key] != value and key not in may_change]
     hidden = [f"--{key.replace('_', '-')}" for key, value in wanted.model_dump(mode="json").items()
               if REDACTED in json.dumps(value)]      # any option holding a URL with a secret
     if hidden and not changed:
@@ -124,7 +127,8 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     if changed:
         raise ConfigError(f"--resume continues the run in {out} as it was started; these options "
                           f"differ from its manifest: {', '.join(changed)}. Start a new run with "
-                          f"another --out instead.")
+                          f"another --out instead (--resume accepts a new --judge, which grades what the "
+                          f"run left UNGRADED, and the options that change no result).")
     for plugin in wanted.plugins:
         load_plugin(plugin)
     return wanted
@@ -169,6 +173,26 @@ def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[s
     return sum((q.id, s, r) not in done for q in questions for s in config.strategies for r in range(config.repeats))
 
 
+def answering_model(config: RunConfig, questions: list[Question], answering: bool) -> ChatModel:
+    """The model under test, loaded and reached, checked to read the questions' images and audio;
+    a stand-in that loads nothing when every strategy answers from a file, or when nothing is left
+    to answer (a resume that only re-grades: the model is not even reached)."""
+    from factprobe.agents.strategies.recorded import NoModel
+
+    if not answering:
+        return NoModel(config.model, "nothing is left to answer: the run's rows are only re-graded",
+                       f"{config.model} (not loaded: only re-grading)")
+    model: ChatModel = NoModel(config.model)
+    if not all(describes(name, "recorded") for name in config.strategies):   # answers from files only
+        model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
+                           limits=request_limits(config))
+        reach_model(model, "--model", config.model)
+    # Before any question: refuse images a text model cannot read.
+    check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
+    check_model_reads_audio(model, config.strategies)
+    return model
+
+
 def check_failures(run_dir: RunDir, config: RunConfig, console: Console,
                    rows: list[SlimRow] | None = None) -> int:
     """Exit status of a finished run: EXIT_TOO_MANY_ERRORS when ERROR rows exceed --max-error-rate
@@ -176,13 +200,13 @@ def check_failures(run_dir: RunDir, config: RunConfig, console: Console,
     as `run_dir.latest_slim()` reads them, when the caller (holding the run's lock) already has them."""
     # slim rows: the counts need no trace or reply
     report = error_report(run_dir.latest_slim() if rows is None else rows)
-    for line in warnings(report, config.max_error_rate, config.max_undecided_rate):
+    for line in warnings(report, config.max_error_rate, config.max_undecided_rate, str(run_dir.path), config.judge):
         console.print(f"[yellow]warning:[/yellow] {line}")
     messages = []
     if report.exceeds(config.max_error_rate):
         messages.append(failure_message(report, config.max_error_rate, str(run_dir.path)))
     if report.undecided_exceeds(config.max_undecided_rate):
-        messages.append(undecided_message(report, config.max_undecided_rate, str(run_dir.path)))
+        messages.append(undecided_message(report, config.max_undecided_rate, str(run_dir.path), config.judge))
     for message in messages:
         print(f"factprobe: {message}", file=sys.stderr)
     return EXIT_TOO_MANY_ERRORS if messages else 0
@@ -256,7 +280,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         selected = [q.id for q in questions]
         if config.shard is not None:   # the whole run's selection, then this shard's part of it
             questions = in_shard(questions, *parse_shard(config.shard))
-        done, ungraded = set(), []
+        done, ungraded, manifest = set(), [], {}
     check_job_count(questions, config)
     check_retrieval_corpus(dataset, questions, config)
     finished = not ungraded and not pending_keys(questions, config, done)
@@ -266,33 +290,27 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         return check_failures(run_dir, config, console)
     for name in config.strategies:
         get_strategy(name)
-    if all(describes(name, "recorded") for name in config.strategies):   # answers from files only
-        from factprobe.agents.strategies.recorded import NoModel
-
-        model: ChatModel = NoModel(config.model)
-    else:
-        model = load_model(config.model, use_cache=config.use_cache, threads=config.threads,
-                           limits=request_limits(config))
-        reach_model(model, "--model", config.model)
-    # Before any question: refuse images a text model cannot read; sample and encode every video once.
-    check_model_reads_images(model, attaches_images(questions, config.strategies, config.media), config.media)
-    check_model_reads_audio(model, config.strategies)
+    judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
+                       limits=request_limits(config)) if config.judge else None
+    grader = make_grader(config, judge_with_media(judge, config.judge_media))
+    # `--resume --judge SPEC` with another judge than the run's: it also re-grades what earlier graders left
+    new_judge = resume and judge_changed(manifest_part(run_dir, manifest, "config", dict).get("judge"),
+                                         config.judge)
+    # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
+    # answered and graded again like any other undone row, never re-graded by the run's grader
+    ungraded = regradable(ungraded, grader, manifest if new_judge else None)
+    answering = not resume or pending_keys(questions, config, done | {row.key for row in ungraded}) > 0
+    model = answering_model(config, questions, answering)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
                           config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
                           frame_sampling=config.frame_sampling)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
-    judge = load_judge(config.judge, use_cache=config.use_cache, threads=config.threads,
-                       limits=request_limits(config)) if config.judge else None
-    grader = make_grader(config, judge_with_media(judge, config.judge_media))
-    entity_model = load_entity_model(config, questions, request_limits(config))
+    entity_model = load_entity_model(config, questions, request_limits(config)) if answering else None
     runner = Runner(config, dataset, model, grader, run_dir, active_post_steps(config), console, media, judge,
                     entity_model)
-    # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
-    # answered and graded again like any other undone row, never re-graded by the run's grader
-    ungraded = [row for row in ungraded if runner.grader.regrades(row)]
-    # the graphs the strategy-result cache cannot stand in for are compiled here, before the manifest
-    asyncio.run(runner.prepare(questions, done | {row.key for row in ungraded}))
+    if answering:   # the graphs the strategy-result cache cannot stand in for, compiled before the manifest
+        asyncio.run(runner.prepare(questions, done | {row.key for row in ungraded}))
     if not resume:
         manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
         manifest["multiple_choice"] = choices_entry(config, questions, judge)
@@ -301,6 +319,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
         if config.shard is not None:
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)
+    elif new_judge:
+        run_dir.write_manifest(with_new_judge(manifest, config, grader))
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
                   f"strategies × {config.repeats} repeats on {model.name}; "

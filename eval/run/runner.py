@@ -91,8 +91,6 @@ class Runner:
         self.results = StrategyResults.for_run(config, model, dataset, entity_model)
         self.graphs: dict[str, Any] = {}
         self._prepared = False
-        if self.results is None:
-            self.build_graphs(config.strategies)
 
     def build_graphs(self, names: Iterable[str]) -> None:
         """Compile the graphs of the strategies `names` not compiled yet."""
@@ -101,13 +99,16 @@ class Runner:
                 self.graphs[name] = get_strategy(name).build(self.context)
 
     async def prepare(self, questions: list[Question], done: set[tuple[str, str, int]]) -> None:
-        """Before the first answer: the strategy-result cache's shared key parts, and the graphs of
-        the strategies with a job that cache cannot answer; a strategy it answers wholly is never
-        compiled (a fully cached run does not even import LangGraph). Idempotent."""
+        """Before the first answer: every strategy's graph without the strategy-result cache; with
+        it, the cache's shared key parts and the graphs of the strategies with a job it cannot
+        answer (a strategy it answers wholly is never compiled: a fully cached run does not even
+        import LangGraph). A run that only re-grades never prepares. Idempotent."""
         if self._prepared:
             return
         self._prepared = True
-        if self.results is not None:
+        if self.results is None:
+            self.build_graphs(self.config.strategies)
+        else:
             await self.results.prepare()
             self.build_graphs(self.results.unanswered(self.jobs(questions, done), self.media))
 
@@ -179,10 +180,10 @@ class Runner:
                 for s in self.config.strategies if (q.id, s, r) not in done)
 
     async def regrade_all(self, rows: list[Result], questions: list[Question]) -> int:
-        """Re-grade the UNGRADED rows the grading service may decide (GradingService.regrades)
-        without asking the model again; returns how many were re-graded."""
+        """Re-grade `rows` (UNGRADED rows factprobe.eval.run.regrade.regradable chose) from their
+        stored answers without asking the model again; returns how many were re-graded."""
         by_id = {question.id: question for question in questions}
-        pending = [row for row in rows if row.question_id in by_id and self.grader.regrades(row)]
+        pending = [row for row in rows if row.question_id in by_id]
         semaphore = asyncio.Semaphore(max(1, self.config.concurrency))
 
         async def one(row: Result) -> None:

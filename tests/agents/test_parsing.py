@@ -41,6 +41,7 @@ def test_missing_or_out_of_range_confidence_is_none(text: str) -> None:
     ("**Answer:** 1969\n**Confidence:** 90", "1969"),
     ("Confidence: 80", None),
     ("", None),
+    ("Answer: Rome\nOn reflection that is wrong.\nAnswer: Milan\nConfidence: 60", "Milan"),  # the last one stands
 ])
 def test_answer(text: str, expected: str | None) -> None:
     assert parse_answer(text) == expected

@@ -3,7 +3,9 @@
 ΔF and Δacc with their 95% CIs and p-values, the pairs/questions they rest on and the × ratios come
 from summary['gains'] (paired over the same questions and repeats; intervals resample questions,
 p-values are clustered sign-flip tests of the delta beside them); with several repeats F shows
-mean ± std across repeats.
+mean ± std across repeats. While rows are UNGRADED, F shows its range [low–high] (every UNGRADED row
+taken as INCORRECT / as CORRECT) and `undec.` the share left UNGRADED; a gain whose two sides' undecided
+shares differ by more than 5 points gets a note saying part of it is the grader's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,13 @@ from rich.table import Table
 
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.undecided import (
+    UNDECIDED_CAPTION,
+    any_undecided,
+    f_range_cell,
+    print_gap_notes,
+    undecided_gap_note,
+)
 
 
 def signed_pct(value: float | None) -> str:
@@ -75,11 +84,12 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
     several = max((r.get("n_repeats", 1) for r in repeats.values()), default=1)
     sizes = {s["n"] for s in summary["strategies"].values()}
     excluded = any(s["ungraded"] + s["errors"] for s in summary["strategies"].values())
+    undecided = any_undecided(summary["strategies"].values())
     table = Table(title=f"Strategies vs {baseline} (answerable questions, % of graded)",
                   box=box.SIMPLE_HEAD, padding=(0, 0))
     columns = ["strategy", *(["n"] if len(sizes) > 1 else []), "CO", "IN", "NA", "CGA", "F±sd" if several > 1 else "F",
-               "ΔF\n[95% CI]", "p", "Δacc\n[95% CI]", "p acc", "pairs/\nq", "time×", "tok×"] \
-        + (["excl."] if excluded else [])
+               *(["undec."] if undecided else []), "ΔF\n[95% CI]", "p", "Δacc\n[95% CI]", "p acc", "pairs/\nq",
+               "time×", "tok×"] + (["excl."] if excluded else [])
     for column in columns:
         table.add_column(column, justify="left" if column == "strategy" else "right",
                          no_wrap=True, min_width=12 if column.startswith("Δ") else None)
@@ -94,8 +104,8 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
             latency = times(gain.get("latency_ratio") if gain else None)
             tokens = times(gain.get("tokens_ratio") if gain else None)
         cells = [name, *([str(s["n"])] if len(sizes) > 1 else []), pct(s["accuracy"]), pct(s["incorrect_rate"]),
-                 pct(s["not_attempted_rate"]), pct(s["cga"]), f_cell(s, repeats.get(name)), *comparison,
-                 latency, tokens]
+                 pct(s["not_attempted_rate"]), pct(s["cga"]), f_range_cell(s, f_cell(s, repeats.get(name))),
+                 *([pct(s.get("undecided_share"))] if undecided else []), *comparison, latency, tokens]
         table.add_row(*cells, *([str(s["ungraded"] + s["errors"])] if excluded else []))
     base = summary["strategies"].get(baseline, {})
     notes = [f"n = {sizes.pop()} per strategy"] if len(sizes) == 1 else []
@@ -108,7 +118,11 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
         notes.append(f"compute time in total, minutes: {', '.join(totals)}")
     if excluded:
         notes.append("excl.: ungraded + errors, left out of the scores")
+    if undecided:
+        notes.append(UNDECIDED_CAPTION)
     if several > 1:
-        notes.append(f"F ± sd across {several} repeats")
+        notes.append(f"F ± sd across {several} repeats" + ("; its range pools the repeats" if undecided else ""))
     table.caption = "; ".join(notes)
     console.print(table)
+    print_gap_notes(console, [undecided_gap_note(f"{name} vs {baseline}", gains.get(name))
+                              for name in summary["strategies"]])

@@ -112,6 +112,36 @@ def test_gains_with_repeats_count_questions_and_keep_their_repeats_together() ->
     assert gain["ci_low"] <= gain["f_score_delta"] <= gain["ci_high"]
 
 
+def undecided_rows() -> list[Result]:
+    """20 questions: vanilla decides all; x leaves 2 UNGRADED (10%), y 1 (5%, not more than 5 points)."""
+    ids = [f"q{i:02d}" for i in range(20)]
+    rows = [row(q, "vanilla", C if i % 2 else I) for i, q in enumerate(ids)]
+    rows += [row(q, "x", Grade.UNGRADED if i < 2 else C) for i, q in enumerate(ids)]
+    rows += [row(q, "y", Grade.UNGRADED if i < 1 else C) for i, q in enumerate(ids)]
+    return rows
+
+
+def test_gains_flag_sides_whose_undecided_shares_differ_by_more_than_five_points() -> None:
+    summary = build_summary(undecided_rows(), {"config": {"seed": 1, "baseline": "vanilla"}})
+    x, y = summary["gains"]["x"], summary["gains"]["y"]
+    assert (x["undecided_share"], x["baseline_undecided_share"]) == (pytest.approx(0.1), 0.0)
+    assert x["undecided_share_gap"] == pytest.approx(0.1) and x["grader_bias_warning"] is True
+    assert y["undecided_share_gap"] == pytest.approx(0.05) and y["grader_bias_warning"] is False
+    # the strategies' own range: x has 18 correct of 18 graded; its 2 UNGRADED rows bound F
+    scores = summary["strategies"]["x"]
+    assert scores["f_score"] == 1.0 and scores["undecided_share"] == pytest.approx(0.1)
+    assert scores["f_score_range"] == {"low": pytest.approx(2 * 18 / 40), "high": 1.0}
+    assert summary["strategies"]["vanilla"]["f_score_range"] == {"low": 0.5, "high": 0.5}
+
+
+def test_gains_shares_are_counted_on_the_paired_rows_that_did_not_fail() -> None:
+    base = [row("a", "vanilla", C), row("b", "vanilla", C), row("c", "vanilla", Grade.ERROR, error="boom")]
+    ours = [row("a", "x", Grade.UNGRADED), row("b", "x", C), row("c", "x", C), row("z", "x", Grade.UNGRADED)]
+    gain = compare(ours, base, seed=0, n_resamples=50)   # z has no pair; c failed on the baseline's side
+    assert gain["undecided_share"] == pytest.approx(1 / 3) and gain["baseline_undecided_share"] == 0.0
+    assert gain["grader_bias_warning"] is True
+
+
 def test_self_awareness_formulas() -> None:
     rows = [row("k1", "refusal", C), row("k2", "refusal", C),                          # known knowns
             row("w1", "refusal", I),                                                    # answered wrong

@@ -141,3 +141,36 @@ def test_resume_from_another_directory_finds_a_plugin_given_by_a_relative_path(
     monkeypatch.chdir(elsewhere)
     assert cli.main(["run", "--resume", "--out", str(out)]) == 0
     assert (out / "summary.json").is_file()
+
+
+def test_a_loader_named_without_its_file_is_told_to_give_it(tmp_path, capsys) -> None:
+    assert cli.main(["run", "--dataset", "simpleqa", "--out", str(tmp_path / "r")]) == 2
+    err = capsys.readouterr().err
+    assert "give its file: simpleqa:PATH" in err and "did you mean" not in err
+    assert cli.main(["datasets", "describe", "musique:"]) == 2
+    assert "give its file: musique:PATH" in capsys.readouterr().err
+    assert cli.main(["run", "--dataset", "simpleq", "--out", str(tmp_path / "r")]) == 2
+    assert "unknown dataset 'simpleq' (did you mean 'simpleqa'?)" in capsys.readouterr().err
+
+
+def test_a_temperature_beyond_what_model_apis_accept_is_refused(tmp_path, capsys) -> None:
+    for flag in ("--temperature", "--sample-temperature"):
+        assert cli.main(["run", flag, "5", "--out", str(tmp_path / "r")]) == 2
+        assert f"{flag} = 5.0: must be less than or equal to 2" in capsys.readouterr().err
+    assert RunConfig(temperature=2, sample_temperature=0).temperature == 2
+    assert not (tmp_path / "r").exists()
+
+
+def test_view_names_the_missing_path(tmp_path, capsys) -> None:
+    missing = tmp_path / "runs" / "gone"
+    assert cli.main(["view", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"{missing} does not exist" in err and "factprobe report" not in err
+    missing.mkdir(parents=True)
+    assert cli.main(["view", str(missing)]) == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{missing / 'results.jsonl'} does not exist" in err and "factprobe report" not in err
+    (missing / "results.jsonl").write_text("", encoding="utf-8")
+    assert cli.main(["view", str(missing)]) == 2
+    assert f"{missing / 'report.html'} does not exist: write it with `factprobe report {missing}`" in \
+        " ".join(capsys.readouterr().err.split())

@@ -102,6 +102,17 @@ def test_error_figures_and_f_delta_follow_from_the_confusion(tmp_path, judge, ca
     assert result["f_delta_ci_high"] == pytest.approx(result["f_delta"])
 
 
+def test_f_decided_is_f_of_the_grades_the_grader_gave(tmp_path, judge, capsys) -> None:
+    """The 9 decided cases (the hedge is UNGRADED): 3 CORRECT, 3 INCORRECT, 3 NOT_ATTEMPTED graded,
+    so F = 2·3 / (9 + 6) = 0.4; no label enters it."""
+    path = write_cases(tmp_path / "cases.jsonl")
+    result = audit_json(capsys, str(path), "--judge", "local")
+    assert result["f_decided"] == pytest.approx(2 * 3 / (9 + 6))
+    assert result["f_decided"] != pytest.approx(result["f_grades"])   # f_grades resolves the hedge by its label
+    assert cli.main(["audit-grader", str(path), "--judge", "local"]) == 0
+    assert "F over the decided cases alone 40.0" in " ".join(capsys.readouterr().out.split())
+
+
 def test_f_delta_interval_resamples_questions(tmp_path, capsys) -> None:
     lines = [{"question": f"Which number is {n}?", "gold": str(n), "answer": answer, "label": label, "form": form}
              for n in range(1, 31)

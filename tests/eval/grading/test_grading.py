@@ -27,7 +27,7 @@ UNKNOWABLE = Question(id="u1", question="What was Caesar's first pet called?", a
     (PARIS, "Lyon", Grade.INCORRECT),
     (PARIS, "Parisian suburbs", Grade.UNGRADED),
     (PARIS, "Either Lyon or Paris", Grade.INCORRECT),
-    (PARIS, "I'm not sure. Maybe Lyon?", Grade.UNGRADED),
+    (PARIS, "I'm not sure. Maybe Lyon?", Grade.INCORRECT),       # a refusal, then one wrong guess
     (PARIS, "I can't recall that", Grade.NOT_ATTEMPTED),
     (PARIS, "I don't know", Grade.NOT_ATTEMPTED),
     (PARIS, "Sorry, I can't help with it", Grade.NOT_ATTEMPTED),

@@ -26,7 +26,7 @@ def _grade(question: str, gold: str, answer: str) -> Grade:
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's Galileo, I think.",
      Grade.UNGRADED),
     ("Who built the first telescope?", "Hans Lipperhey", "I'm not sure, but it was the Dutch maker named Lipperhey.",
-     Grade.UNGRADED),
+     Grade.CORRECT),
 ])
 def test_person_and_refusal_shapes(question: str, gold: str, answer: str, grade: Grade) -> None:
     assert _grade(question, gold, answer) is grade

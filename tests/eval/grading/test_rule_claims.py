@@ -14,12 +14,12 @@ TOWER = Question(id="r4", question="How tall is the tower in feet?", answer="1,0
 
 
 @pytest.mark.parametrize("question, answer, grade", [
-    (RIVER, "The Danube, not the Tisza.", Grade.UNGRADED),
+    (RIVER, "The Danube, not the Tisza.", Grade.CORRECT),
     (RIVER, "Not the Danube but the Tisza", Grade.UNGRADED),
     (RIVER, "The Danube is not correct; it is the Tisza.", Grade.UNGRADED),
     (RIVER, "Many say the Tisza, but it is actually the Danube.", Grade.UNGRADED),
     (RIVER, "Many say the Danube, but it is actually the Tisza.", Grade.UNGRADED),
-    (RIVER, "Tisza. No wait, the Danube.", Grade.UNGRADED),
+    (RIVER, "Tisza. No wait, the Danube.", Grade.CORRECT),
     (RIVER, '{"answer": "Danube", "confidence_score": 70}', Grade.CORRECT),
     (FOUNDED, "It was not founded in 1753.", Grade.UNGRADED),
     (FOUNDED, "Not until 1753.", Grade.UNGRADED),

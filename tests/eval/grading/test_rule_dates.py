@@ -21,7 +21,7 @@ IN_YEAR = Question(id="d4", question="On which day in 1997 was the probe launche
     (LAUNCH, "3.9.1997", Grade.CORRECT),                         # dotted
     (LAUNCH, "September 3rd, 1997", Grade.CORRECT),
     (LAUNCH, "the 3rd of September 1997", Grade.CORRECT),
-    (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.UNGRADED),
+    (LAUNCH, "It lifted off on 3 Sept. 1997 from the coast.", Grade.CORRECT),
     (LAUNCH, "1997", Grade.NOT_ATTEMPTED),                      # coarser, agrees as far as it goes
     (LAUNCH, "September 1997", Grade.NOT_ATTEMPTED),
     (LAUNCH, "sometime in 1997", Grade.NOT_ATTEMPTED),

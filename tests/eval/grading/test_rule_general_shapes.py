@@ -30,14 +30,14 @@ WRITER = Question(id="w", question="Who wrote the Dunmere Chronicles?", answer="
 
 
 @pytest.mark.parametrize("question, answer, grade, note", [
-    # (a) a second line labelled with any "answer" label that disagrees: the judge's
-    (PAINTER, "Answer: Anna Merrow\nRevised answer: Otto Brandt", Grade.UNGRADED, "several final answers"),
-    (TREATY, "Answer: Treaty of Dunmere\nAnswer (final): Treaty of Calder", Grade.UNGRADED, "several final answers"),
+    # (a) a later line labelled with any "answer" label stands after a revision; else the two are candidates
+    (PAINTER, "Answer: Anna Merrow\nRevised answer: Otto Brandt", Grade.INCORRECT, "text"),
+    (TREATY, "Answer: Treaty of Dunmere\nAnswer (final): Treaty of Calder", Grade.INCORRECT, "candidates"),
     (PAINTER, "Answer: Anna Merrow\nFinal answer: Anna Merrow", Grade.CORRECT, "text"),
-    # (b) a self-correction after the gold never leaves the row CORRECT
-    (PAINTER, "Anna Merrow, sorry, I meant Otto Brandt", Grade.UNGRADED, "self-correction"),
-    (PAINTER, "Anna Merrow; make that Ida Lind.", Grade.UNGRADED, "self-correction"),
-    (PAINTER, "Answer: Anna Merrow\nOops, I mean Ida Lind.", Grade.UNGRADED, "self-correction"),
+    # (b) a self-correction after the gold never leaves the row CORRECT: what it puts instead is graded
+    (PAINTER, "Anna Merrow, sorry, I meant Otto Brandt", Grade.INCORRECT, "text"),
+    (PAINTER, "Anna Merrow; make that Ida Lind.", Grade.INCORRECT, "text"),
+    (PAINTER, "Answer: Anna Merrow\nOops, I mean Ida Lind.", Grade.INCORRECT, "text"),
     (PAINTER, "Sorry, I don't know.", Grade.NOT_ATTEMPTED, "refusal"),
     # (c) a bound beside a refusal of the exact figure, its decimal read whole
     (SPRINT, "Under 7.9 seconds, though I don't know the exact figure.", Grade.NOT_ATTEMPTED, "refusal"),

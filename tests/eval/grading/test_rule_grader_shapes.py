@@ -29,7 +29,7 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     (CAPITAL, "It is Lisbon.", Grade.CORRECT),
     (CAPITAL, "Lisboa", Grade.CORRECT),                          # an alias
     (CAPITAL, "Lisbonn", Grade.UNGRADED),                         # a one-letter typo
-    (CAPITAL, "Lisbon, not Porto", Grade.UNGRADED),               # a denied wrong entity is fine
+    (CAPITAL, "Lisbon, not Porto", Grade.CORRECT),                # a denied wrong entity is fine
     (CAPITAL, "Porto? No, actually it is Lisbon.", Grade.UNGRADED),
     (LAKE, "Victoria", Grade.CORRECT),                           # "lake" is implied by the question
     (MUSEUM, "Amsterdam", Grade.CORRECT),                        # the gold's leading preposition
@@ -39,7 +39,7 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     (CAPITAL, "Either Porto or Lisbon", Grade.INCORRECT),
     (CAPITAL, "Lisbon or maybe Coimbra", Grade.INCORRECT),
     (CAPITAL, "Lisbon and Porto", Grade.UNGRADED),
-    (CAPITAL, "Not Lisbon; it is Porto.", Grade.UNGRADED),
+    (CAPITAL, "Not Lisbon; it is Porto.", Grade.INCORRECT),
     (CAPITAL, "It isn't Lisbon", Grade.UNGRADED),
     (CAPITAL, "Lisbon? No, it's Porto.", Grade.UNGRADED),
     (STATE, "North Dakota", Grade.UNGRADED),                    # another entity containing the gold
@@ -48,7 +48,7 @@ NO_ANSWER = Question(id="u1", question="What did Napoleon name his first goldfis
     # Wrong answers, plain or hedged.
     (CAPITAL, "Porto", Grade.INCORRECT),
     (CAPITAL, "I think it is Porto", Grade.INCORRECT),
-    (CAPITAL, "I'm not sure. Maybe Porto?", Grade.UNGRADED),    # refusal then a wrong guess
+    (CAPITAL, "I'm not sure. Maybe Porto?", Grade.INCORRECT),    # refusal then a wrong guess
     (CAPITAL, "I can't recall exactly, perhaps Porto", Grade.UNGRADED),
     # Refusals in several phrasings.
     (CAPITAL, "I don't know.", Grade.NOT_ATTEMPTED),

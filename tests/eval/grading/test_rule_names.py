@@ -20,7 +20,7 @@ PAIR = Question(id="p4", question="Who were the two founders of the company?", a
     (DISCOVERER, "C. L. Herschel", Grade.CORRECT),                 # initials
     (DISCOVERER, "Caroline Hershel", Grade.CORRECT),               # a small typo
     (DISCOVERER, "caroline herschel", Grade.CORRECT),
-    (DISCOVERER, "The comet was found by the astronomer Caroline Herschel.", Grade.UNGRADED),
+    (DISCOVERER, "The comet was found by the astronomer Caroline Herschel.", Grade.CORRECT),
     (DISCOVERER, "William Herschel", Grade.UNGRADED),             # same surname, another person
     (DISCOVERER, "Charles Messier", Grade.UNGRADED),
     (DISCOVERER, "Caroline Herschel or William Herschel", Grade.UNGRADED),
@@ -62,7 +62,7 @@ SENATOR = Question(id="p9", question="Who was the senator?", answer="Mary J. K. 
     (SAINT, "Brigid of Kildare", Grade.UNGRADED),                  # a gold of title and name
     (SENATOR, "Mary K. Olsen", Grade.CORRECT),                    # skips the gold's first middle name
     (SENATOR, "Mary J. Olsen", Grade.CORRECT),
-    (DISCOVERER, "Not William Herschel; Caroline Herschel.", Grade.UNGRADED),
+    (DISCOVERER, "Not William Herschel; Caroline Herschel.", Grade.CORRECT),
 ])
 def test_more_person_name_shapes(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)

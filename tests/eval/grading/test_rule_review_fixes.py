@@ -63,7 +63,7 @@ def test_symbols_do_not_break_signed_numbers() -> None:
     ("Verdi\nPuccini", Grade.UNGRADED),
     ("Verdi\nConfidence: 70", Grade.CORRECT),
     ("Answer: Verdi\nConfidence: 70", Grade.CORRECT),
-    ("Verdi.\nHe wrote it in his sixties.", Grade.UNGRADED),
+    ("Verdi.\nHe wrote it in his sixties.", Grade.CORRECT),
     ("- Verdi\n- Verdi", Grade.UNGRADED),
 ])
 def test_written_out_lists_are_candidates(answer: str, grade: Grade) -> None:

@@ -28,8 +28,8 @@ DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="1
 
 @pytest.mark.parametrize("question, answer, grade, note", [
     # (a) a later "answer is:" inside a sentence that disagrees with the answer line: the judge's
-    (PAINTER, "Answer: Anna Merrow\nOn reflection the final answer is: Otto Brandt", Grade.UNGRADED, "several final"),
-    (PAINTER, "Answer: Anna Merrow\nI checked once more: the answer is: Ida Lind", Grade.UNGRADED, "several final"),
+    (PAINTER, "Answer: Anna Merrow\nOn reflection the final answer is: Otto Brandt", Grade.INCORRECT, "text"),
+    (PAINTER, "Answer: Anna Merrow\nI checked once more: the answer is: Ida Lind", Grade.INCORRECT, "text"),
     (PAINTER, "Answer: Anna Merrow\nThe answer is: Anna Merrow", Grade.CORRECT, "text"),
     # (b) two years for a duration in years: their span is the duration
     (REIGN, "1210 to 1294", Grade.CORRECT, "a span of 84 years"),
@@ -37,7 +37,7 @@ DISTANCE = Question(id="d", question="How long is the Dunmere canal?", answer="1
     (REIGN, "1210-1295", Grade.UNGRADED, "a span of 85 years"),
     # (2) an apology after a refusal is no self-correction
     (MOONS, "Not sure, sorry.", Grade.NOT_ATTEMPTED, "refusal"),
-    (MOONS, "12, sorry, I meant 14", Grade.UNGRADED, "self-correction"),
+    (MOONS, "12, sorry, I meant 14", Grade.INCORRECT, "number"),
     # (1) a refusal beside what the speaker knows besides, or beside a description that names nothing
     (PAINTER, "I can't say for certain; I only know it was shown in Dunmere.", Grade.NOT_ATTEMPTED, "refusal"),
     (PAINTER, "Not sure who painted it, though I know the gallery opened in Calder.", Grade.NOT_ATTEMPTED, "refusal"),

@@ -194,7 +194,10 @@ def test_the_comparison_table_shows_the_values_of_summary_json(report, run_dir):
         assert shown["IN"] == pct(scores["incorrect_rate"])
         assert shown["NA"] == pct(scores["not_attempted_rate"])
         assert shown["CGA"] == pct(scores["cga"])
-        assert shown["F"] == pct(scores["f_score"])
+        f_text, *span = shown["F"].split()          # F, then its range while rows are UNGRADED
+        assert f_text == pct(scores["f_score"])
+        low, high = scores["f_score_range"]["low"], scores["f_score_range"]["high"]
+        assert span == ([f"[{pct(low)}–{pct(high)}]"] if scores["ungraded"] else [])
     delta = summary["gains"]["rag"]["f_score_delta"]
     assert by_strategy["rag"][next(h for h in headers if h.startswith("ΔF"))].startswith(f"{100 * delta:+.1f}")
 
