@@ -101,6 +101,8 @@ def check_run(tmp_path: Path, cache: Path, printed: str, *more: Path) -> None:
     rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
     assert len(rows) == len(QUESTIONS) and all("heard: authorization Basic" in row["raw"] for row in rows)
     assert all(row["raw"].count(REDACTED) >= 4 for row in rows)
+    # the judge, reached through OPENAI_BASE_URL, heard its user and password: its reply is in the note
+    assert all(f"basic {REDACTED}:{REDACTED}; query auth={REDACTED}" in row["grade_note"] for row in rows)
     assert leaks([tmp_path, cache, *more], printed) == []
 
 
