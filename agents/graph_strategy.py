@@ -35,6 +35,7 @@ from factprobe.agents.nodes import ask
 from factprobe.agents.registry import STRATEGIES, GraphBuilder, StrategySpec, check_name, register
 from factprobe.agents.state import QAState
 from factprobe.eval.core.schema import CallRecord, Question
+from factprobe.eval.core.secrets import clip
 
 BRIEF = 300   # characters of a written value kept in a trace step
 
@@ -132,7 +133,7 @@ def _confidence(value: Any) -> float | None:
 
 def brief(value: Any) -> Any:
     """A value a node wrote, as the trace keeps it: numbers as they are, anything else as text of
-    at most BRIEF characters (JSON where it can be)."""
+    at most BRIEF characters (JSON where it can be), secrets redacted before the cut."""
     if value is None or isinstance(value, (bool, int, float)):
         return value
     if isinstance(value, str):
@@ -142,7 +143,7 @@ def brief(value: Any) -> Any:
             text = json.dumps(value, default=repr, ensure_ascii=False)
         except (TypeError, ValueError):   # a circular structure
             text = repr(value)
-    return text if len(text) <= BRIEF else text[:BRIEF - 1] + "…"
+    return clip(text, BRIEF, "…")
 
 
 class NodeTrace:

@@ -18,10 +18,13 @@ forever; `/v1/models` lists the one served model. Every request is counted. Mode
 - `notfound`: 404, as a server answers a model it does not serve
 - `echo_key`: 401 whose message echoes the request's Authorization header
 - `echo_token`: 500 whose message echoes the bare token of that header (no `Bearer`), as gateways do
+- `echo_credentials`: a well-formed reply whose text ends with every credential the request carried
+  (heard_credentials)
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 import struct
@@ -30,6 +33,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable
+from urllib.parse import parse_qsl, urlsplit
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
 from factprobe.eval.core.schema import Question
@@ -131,6 +135,18 @@ class RecordedServer:
         self.thread.join(timeout=5)
 
 
+def heard_credentials(handler: BaseHTTPRequestHandler) -> str:
+    """Every credential a request carried, as a careless server echoes it: the Authorization header,
+    the user and password of its HTTP Basic credentials decoded, the raw query and each query value
+    decoded."""
+    authorization = handler.headers.get("authorization", "")
+    scheme, _, token = authorization.partition(" ")
+    basic = base64.b64decode(token).decode("utf-8", "replace") if scheme.lower() == "basic" else ""
+    query = urlsplit(handler.path).query
+    values = " ".join(value for _, value in parse_qsl(query))
+    return f"(heard: authorization {authorization}; basic {basic}; query {query}; values {values})"
+
+
 SERVED_MODEL = "fake-model"
 TRICKLE_INTERVAL_S = 0.5
 SLOW_S = 0.3
@@ -166,7 +182,7 @@ class FaultServer:
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 with server._lock:
                     server.model_requests += 1
-                if not server.models or not self.path.endswith("/models"):
+                if not server.models or not urlsplit(self.path).path.endswith("/models"):
                     self._send(404, b'{"error": {"message": "not found"}}')
                     return
                 self._send(200, json.dumps({"object": "list", "data": [
@@ -244,6 +260,8 @@ class FaultServer:
             token = handler.headers.get("authorization", "").removeprefix("Bearer ")
             send(500, json.dumps({"error": {"message": f"upstream refused credential {token}"}}).encode(),
                  {"retry-after-ms": "10"})
+        elif mode == "echo_credentials":
+            send(200, completion_body(f"{self.reply}\n{heard_credentials(handler)}"))
         else:
             raise ValueError(f"unknown fault mode {mode!r}")
 

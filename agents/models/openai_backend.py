@@ -37,8 +37,9 @@ def http_transport(base_url: str | None) -> Any:
     """The SDK's own aiohttp transport (`openai.DefaultAioHttpClient`, with the SDK's defaults and the
     environment's proxies): at 64 requests in flight it spends half the CPU per request of the
     default httpx pool, which scans every open connection on each request. None (the SDK's default
-    httpx client) for a base URL with credentials in it, which aiohttp refuses beside the key's
-    header, and when aiohttp is missing (the `openai[aiohttp]` dependency installs it)."""
+    httpx client) for a base URL with credentials in it (the spec's, or $OPENAI_BASE_URL the SDK reads
+    when the spec has none), which aiohttp refuses beside the key's header, and when aiohttp is
+    missing (the `openai[aiohttp]` dependency installs it)."""
     parts = urlsplit(base_url or "")
     if parts.username or parts.password:
         return None
@@ -127,7 +128,7 @@ class OpenAIModel:
 
         # retries are ours (with_retries), so the SDK makes one attempt per call
         return AsyncOpenAI(api_key=self._key, base_url=self.base_url, timeout=self.timeout, max_retries=0,
-                           http_client=http_transport(self.base_url))
+                           http_client=http_transport(self.base_url or os.environ.get("OPENAI_BASE_URL")))
 
     def _request(self, messages: list[Message], params: GenerationParams) -> dict[str, Any]:
         request: dict[str, Any] = {"model": self.model, "messages": [openai_message(m) for m in messages],

@@ -6,6 +6,9 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from factprobe.eval.core.redact import redact
+from factprobe.eval.core.secrets import clip
+
 
 async def _close_at_shutdown(client: Any) -> AsyncIterator[None]:
     try:
@@ -39,9 +42,9 @@ class LoopBoundClient:
 
 
 def describe_failure(exc: BaseException, limit: int = 300) -> str:
-    """`Type: message (Cause: message)` on one line, cut at `limit` characters."""
+    """`Type: message (Cause: message)` on one line, redacted, then cut at `limit` characters (a cut
+    never keeps the start of a secret)."""
     text = f"{type(exc).__name__}: {exc}"
     if exc.__cause__ is not None:
         text += f" ({type(exc.__cause__).__name__}: {exc.__cause__})"
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit] + "..."
+    return clip(redact(" ".join(text.split())), limit + len("..."), "...")

@@ -37,10 +37,11 @@ def output_console(quiet: bool = False) -> Console:
     """The console tables print to: the terminal's width on a terminal, else WIDE columns (unless
     COLUMNS says otherwise), so a table is not squeezed to 80 columns and cut to `44…`. When the
     reader of stdout goes away (`factprobe run | head`), it falls silent and the work goes on: the
-    run still writes its report and exits with its own status (rich would exit with status 1)."""
-    from rich.console import Console
+    run still writes its report and exits with its own status (rich would exit with status 1).
+    Secrets are redacted before the layout (factprobe.eval.core.console)."""
+    from factprobe.eval.core.console import RedactingConsole
 
-    class PipeSafeConsole(Console):
+    class PipeSafeConsole(RedactingConsole):
         def on_broken_pipe(self) -> None:
             self.quiet = True
             stdout_gone()

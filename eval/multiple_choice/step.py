@@ -37,6 +37,7 @@ from factprobe.agents.models.base import ChatModel, Completion, GenerationParams
 from factprobe.agents.registry import describes
 from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.core.secrets import clip
 from factprobe.eval.grading.base import GradeOutcome
 from factprobe.eval.grading.phrases import is_refusal
 from factprobe.eval.multiple_choice.mapping import (
@@ -85,7 +86,7 @@ class ChoiceGrader:
         except ModelError as exc:
             self.mapped_by, self.mapper = None, {"model": self.model.name, "error": error_text(exc)}
             raise ChoiceMappingError(f"{what} failed: {exc}") from exc
-        self.mapper = {"model": self.model.name, "reply": completion.text[:200],
+        self.mapper = {"model": self.model.name, "reply": clip(completion.text, 200),
                        "prompt_tokens": completion.prompt_tokens, "completion_tokens": completion.completion_tokens,
                        "latency_s": completion.latency_s, "cached": completion.cached}
         return completion
@@ -113,7 +114,7 @@ class ChoiceGrader:
                 self.mapped_by = None
                 if not says_none(completion.text):   # neither an option nor NONE: nothing was decided
                     return GradeOutcome(Grade.UNGRADED, self.name, f"unreadable mapping reply from "
-                                        f"{self.model.name} (a letter or NONE expected): {completion.text[:80]!r}")
+                                        f"{self.model.name} (a letter or NONE expected): {clip(completion.text, 80)!r}")
         gold = shown.gold_letter or "none: unanswerable"
         by = f"{self.mapped_by} ({self.model.name})" if self.mapped_by == "model" and self.model else self.mapped_by
         note = f"option {self.letter} (gold {gold}), mapped by {by}" if self.letter else "no option"
@@ -125,9 +126,9 @@ class ChoiceGrader:
                                      VERDICT_MAX_TOKENS, "the judge's verdict on the answer")
         grade = read_verdict(completion.text)
         name = self.model.name if self.model else "?"
-        note = (f"judge {name} said {completion.text.strip()[:40]!r} (gold {self.shown.gold_letter})"
+        note = (f"judge {name} said {clip(completion.text.strip(), 40)!r} (gold {self.shown.gold_letter})"
                 if grade is not Grade.UNGRADED else
-                f"unreadable verdict from judge {name} (True or False expected): {completion.text[:80]!r}")
+                f"unreadable verdict from judge {name} (True or False expected): {clip(completion.text, 80)!r}")
         return GradeOutcome(grade, self.name, note, judge_prompt_tokens=completion.prompt_tokens,
                             judge_completion_tokens=completion.completion_tokens, judge_latency_s=completion.latency_s)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from rich.console import Console
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.secrets import redacted_output, remember_in_data
 from factprobe.eval.run.pipeline import execute_run
 
 
@@ -16,9 +17,13 @@ def is_split(config: RunConfig) -> bool:
 
 
 def launch_run(config: RunConfig, resume: bool, console: Console) -> int:
-    """Run `config` (or continue it, with `resume`) and report it; returns its exit status."""
-    if is_split(config):
-        from factprobe.eval.run.workers import execute_split  # ends start-up when its workers start
+    """Run `config` (or continue it, with `resume`) and report it; returns its exit status. The
+    secrets in its options are remembered (the Python API passes no argv) and everything printed
+    meanwhile is redacted (factprobe.eval.core.secrets)."""
+    remember_in_data(config.model_dump(mode="json"))
+    with redacted_output():
+        if is_split(config):
+            from factprobe.eval.run.workers import execute_split  # ends start-up when its workers start
 
-        return execute_split(config, resume, console)
-    return execute_run(config, resume=resume, console=console)
+            return execute_split(config, resume, console)
+        return execute_run(config, resume=resume, console=console)

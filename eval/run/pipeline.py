@@ -23,7 +23,7 @@ from factprobe.eval.config.options import OptionError, validation_message
 from factprobe.eval.config.run_config import RunConfig, parse_shard
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
-from factprobe.eval.core.secrets import REDACTED, redact_values, redacted_output, remember_in_args
+from factprobe.eval.core.secrets import REDACTED, redact_values
 from factprobe.eval.core.startup import end_start_up
 from factprobe.eval.datasets.id_files import select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
@@ -121,7 +121,8 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     # the manifest holds secrets redacted, so a spec given again is compared as it was written
     given = {key: json.loads(redact_values(json.dumps(value))) for key, value in wanted.identity().items()}
     changed = [key for key, value in given.items() if recorded.identity()[key] != value and key not in may_change]
-    hidden = [f"--{key}" for key in ("model", "judge") if REDACTED in str(getattr(wanted, key) or "")]
+    hidden = [f"--{key.replace('_', '-')}" for key, value in wanted.model_dump(mode="json").items()
+              if REDACTED in json.dumps(value)]      # any option holding a URL with a secret
     if hidden and not changed:
         raise ConfigError(f"the run in {out} was started with a secret in {' and '.join(hidden)}, which its "
                           f"manifest keeps redacted: give {' and '.join(hidden)} again with --resume.")
@@ -238,16 +239,15 @@ def execute_run(config: RunConfig, resume: bool, console: Console, report: bool 
     """Answer, grade, record and report one run; returns its exit status. The run directory is
     locked throughout (a second run on it stops with RunDirError). This is one process; a run split
     by --workers or --executor goes through factprobe.eval.run.launch. `report=False` leaves out the
-    report (a shard of a split run: the merged run is reported)."""
+    report (a shard of a split run: the merged run is reported). Its callers (launch_run, a
+    worker's run_logged) remember the config's secrets and redact what it prints."""
     if config.workers > 1 or config.executor != "local":
         raise ConfigError("--shard runs one shard in this process; it cannot be split again with "
                           "--workers or --executor: drop one of them" if config.shard else
                           "a run split by --workers or --executor is started by factprobe.eval.run.launch")
     run_dir = RunDir(run_folder(config))
-    remember_in_args([config.model, config.judge or "", config.entity_model or ""])   # the Python API passes no argv
     try:
-        with redacted_output():                # printed text too: the Python API and sweeps
-            return _execute_locked(config, resume, console, run_dir, report)
+        return _execute_locked(config, resume, console, run_dir, report)
     finally:
         run_dir.unlock()
 

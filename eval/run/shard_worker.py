@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -18,7 +19,11 @@ from typing import Any, Callable
 from rich.console import Console
 
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.core.console import RedactingConsole
+from factprobe.eval.core.redact import error_text
+from factprobe.eval.core.secrets import redact_values, redacted_output, remember_in_data
 
+EXIT_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 MESSAGE_PREFIX = "factprobe: "
@@ -44,16 +49,18 @@ def run_logged(config_data: dict[str, Any], cwd: str | None,
     resume, console)` with its console output going to the log beside its directory; a run is
     continued when its directory has a manifest (whose config loads the plugins). Bad input is
     status 2 with its message, as `factprobe run` would exit (every user error of a run is a
-    ValueError)."""
+    ValueError); any other exception status 1, its traceback in the log. Everything it prints or
+    logs has the secrets of `config_data` and of the environment redacted."""
     if cwd is not None:
         os.chdir(cwd)
     from factprobe.agents.plugins import load_plugin
 
+    remember_in_data(config_data)    # this process may not be the one that was given them
     config = RunConfig(**config_data)
     out = Path(config.out or ".")
     out.parent.mkdir(parents=True, exist_ok=True)
-    with shard_log(out).open("a", encoding="utf-8") as log:
-        console = Console(file=log, width=160)
+    with shard_log(out).open("a", encoding="utf-8") as log, redacted_output():
+        console = RedactingConsole(file=log, width=160)
         try:
             resume = (out / "manifest.json").is_file()
             if not resume:
@@ -62,9 +69,12 @@ def run_logged(config_data: dict[str, Any], cwd: str | None,
             return ShardOutcome(start(config, resume, console))
         except ValueError as exc:
             console.print(f"{MESSAGE_PREFIX}{exc}", markup=False, soft_wrap=True)
-            return ShardOutcome(EXIT_BAD_INPUT, str(exc))
+            return ShardOutcome(EXIT_BAD_INPUT, redact_values(str(exc)))
         except KeyboardInterrupt:
             return ShardOutcome(EXIT_INTERRUPTED, "interrupted; its finished rows are saved")
+        except Exception as exc:   # its traceback to the log, redacted (not to a Ray worker's own log)
+            console.print(traceback.format_exc(), markup=False, highlight=False, soft_wrap=True)
+            return ShardOutcome(EXIT_FAILED, error_text(exc))
 
 
 def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:

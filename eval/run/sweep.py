@@ -35,7 +35,7 @@ from rich.table import Table
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.core.format import output_console
-from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.core.secrets import clip, redact_values, remember_in_data
 from factprobe.eval.run.pipeline import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
@@ -136,7 +136,9 @@ def check_size(grid: dict[str, Any], names: list[str], axes: list[list[Any]], so
 
 
 def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]:
-    """Every cell of the grid, in a stable order, with folded duplicates marked."""
+    """Every cell of the grid, in a stable order, with folded duplicates marked. The grid's secrets
+    are remembered first: a cell's folder is named after its options with them redacted."""
+    remember_in_data(grid)
     names = [key for key in grid if key not in SWEEP_KEYS]
     axes = [_axis(key, grid[key]) for key in names]
     check_size(grid, names, axes, source)
@@ -147,7 +149,7 @@ def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]
         options = dict(zip(names, values))
         varying = {key: options[key] for key in varying_keys}
         slug = "-".join(f"{key}={_label(value)}" for key, value in varying.items()) or "all"
-        name = f"{index:03d}-{slug}"[:120].replace("/", "_").replace(":", "_")
+        name = clip(f"{index:03d}-{slug}", 120).replace("/", "_").replace(":", "_")
         try:
             config = new_config({**options, "out": out / name})
         except OptionError as exc:
@@ -164,7 +166,8 @@ def expand(grid: dict[str, Any], out: Path, source: str = "sweep") -> list[Cell]
 
 
 def combined_rows(cells: list[Cell]) -> list[dict[str, Any]]:
-    """One row per cell × strategy from each cell's summary.json."""
+    """One row per cell × strategy from each cell's summary.json, its text redacted: the table, the
+    CSV, the page and the plots' labels are drawn from these rows."""
     rows = []
     for cell in cells:
         summary = json.loads((run_folder(cell.config) / "summary.json").read_text(encoding="utf-8"))
@@ -176,7 +179,7 @@ def combined_rows(cells: list[Cell]) -> list[dict[str, Any]]:
                                    "strategy": strategy, "baseline": summary.get("baseline")}
             row.update({key: scores.get(key) for key in CSV_SCORES})
             row.update({key: gain.get(key) for key in CSV_GAINS})
-            rows.append(row)
+            rows.append({key: redact_values(value) if isinstance(value, str) else value for key, value in row.items()})
     return rows
 
 
@@ -187,8 +190,7 @@ def write_csv(rows: list[dict[str, Any]], path: Path) -> None:
     with atomic_open(path, newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=columns)
         writer.writeheader()
-        writer.writerows({key: redact_values(value) if isinstance(value, str) else value
-                          for key, value in row.items()} for row in rows)
+        writer.writerows(rows)
 
 
 def print_table(rows: list[dict[str, Any]], console: Console) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.atomic import atomic_open
 
 if TYPE_CHECKING:
@@ -25,7 +27,8 @@ def save_figure(figure: Any, path: Path, dpi: int) -> Path:
     alike: a figure's layout engine (constrained layout) would otherwise run again for the SVG, a
     third of its cost (0.03 s of CPU per calibration plot), and measure the text at 72 dpi instead
     of the PNG's, moving the axes by a point or two (the browser draws the SVG's text with its own
-    fonts anyway). The figure gets its engine back afterwards."""
+    fonts anyway). The figure gets its engine back afterwards. The SVG's text has secret values
+    redacted (a label drawn into the PNG must be redacted before it is drawn)."""
     import matplotlib  # only drawing needs it; importing it costs startup time
 
     # each file replaced whole, so a concurrent report on the same folder never inlines a part
@@ -34,12 +37,15 @@ def save_figure(figure: Any, path: Path, dpi: int) -> Path:
     engine = figure.get_layout_engine()
     if engine is not None:
         figure.set_layout_engine("none")
+    svg = io.StringIO()
     try:
-        with matplotlib.rc_context(SVG_STYLE), atomic_open(path.with_suffix(".svg"), "wb") as handle:
-            figure.savefig(handle, format="svg")
+        with matplotlib.rc_context(SVG_STYLE):
+            figure.savefig(svg, format="svg")
     finally:
         if engine is not None:
             figure.set_layout_engine(engine)
+    with atomic_open(path.with_suffix(".svg")) as text:   # its text is text: secrets redacted
+        text.write(redact_values(svg.getvalue()))
     return path
 
 

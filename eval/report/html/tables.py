@@ -16,6 +16,7 @@ from rich.errors import MarkupError
 from rich.table import Table
 from rich.text import Text
 
+from factprobe.eval.core.console import RedactingConsole, escaped_placeholders
 from factprobe.eval.core.format import pct
 
 TableFn = Callable[[dict[str, Any], Console], None]
@@ -35,18 +36,19 @@ class HtmlTable:
 
 
 def plain(value: Any) -> str:
-    """Text of a rich renderable or markup string, without styles."""
+    """Text of a rich renderable or markup string, without styles (a [redacted] in it kept as text;
+    a renderable laid out by a redacting console)."""
     if value is None:
         return ""
     if isinstance(value, Text):
         return value.plain
     if isinstance(value, str):
         try:
-            return Text.from_markup(value).plain
+            return Text.from_markup(escaped_placeholders(value)).plain
         except MarkupError:
             return value
     buffer = io.StringIO()
-    Console(file=buffer, width=200, color_system=None).print(value)
+    RedactingConsole(file=buffer, width=200, color_system=None).print(value)
     return buffer.getvalue().rstrip()
 
 

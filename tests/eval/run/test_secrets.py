@@ -122,3 +122,19 @@ def test_a_secret_in_the_model_url_stays_out_of_the_manifest_and_resume_asks_for
         assert secret not in printed.out + printed.err
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["config"]["model"].count(REDACTED) == 3
+
+
+def test_resume_asks_again_for_any_option_whose_secret_the_manifest_keeps_redacted(
+        tmp_path: Path, isolated_cache: Path, capsys) -> None:
+    """Not only --model and --judge: an entity model's URL (never called by vanilla) is asked for too."""
+    data = tmp_path / "q.jsonl"
+    data.write_text(json.dumps(QUESTIONS[0]) + "\n")
+    out = tmp_path / "run"
+    entity = f"openai:{SERVED_MODEL}@http://ent-user:ent-pw-77@127.0.0.1:9/v1"
+    with FaultServer(["ok"], reply="1") as server:
+        assert main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--out", str(out),
+                     "--model", f"openai:{SERVED_MODEL}@{server.url}", "--entity-model", entity]) == 0
+        assert main(["run", "--resume", "--out", str(out)]) == 2
+        assert "give --entity-model again with --resume" in capsys.readouterr().err
+        assert main(["run", "--resume", "--out", str(out), "--entity-model", entity]) == 0
+    assert files_holding(out, "ent-pw-77") == []
