@@ -15,6 +15,7 @@ from pathlib import Path
 from factprobe.agents.models.base import ChatModel, GenerationParams, ModelError
 from factprobe.eval.core.redact import redact
 from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.core.secrets import clip
 from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.judge_labels import GRADE_LINE, LabelScheme
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT, JudgePolicy, judge_policy
@@ -102,7 +103,7 @@ class JudgeGrader:
             return GradeOutcome(Grade.UNGRADED, self.name, f"judge call failed: {redact(str(exc))}")
         reading = read_judge_reply(completion.text, self.policy.fixed_lines(), self.policy.labels)
         unread = reading.grade is Grade.UNGRADED
-        note = f"{reading.reason}: {completion.text[:200]!r}" if unread else completion.text.strip()[:500]
+        note = f"{reading.reason}: {clip(completion.text, 200)!r}" if unread else clip(completion.text.strip(), 500)
         return GradeOutcome(reading.grade, self.name, note, judge_prompt_tokens=completion.prompt_tokens,
                             judge_completion_tokens=completion.completion_tokens,
                             judge_latency_s=completion.latency_s)
