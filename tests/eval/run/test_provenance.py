@@ -211,3 +211,18 @@ def test_resume_of_a_split_run_after_editing_the_prompt_file_is_refused_before_a
         assert run(tmp_path, "split", "--resume", *given) == 2
         assert f"--prompt-file {prompt} changed since the run in {tmp_path / 'split'} started" in capsys.readouterr().err
         assert len(server.chats()) == asked
+
+
+def test_the_judge_prompt_file_and_answers_file_are_inputs_a_module_plugin_is_not(tmp_path: Path) -> None:
+    from factprobe.eval.config.run_config import RunConfig
+    from factprobe.eval.run.inputs import input_digests
+
+    template = tmp_path / "judge.txt"
+    template.write_text("Question: {question}\nGold: {gold}\nAnswer: {answer}\nGrade:")
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(json.dumps({"id": "item-0", "answer": "Tessera0"}) + "\n")
+    config = RunConfig(judge="openai:judge@http://127.0.0.1:9/v1", judge_prompt_file=template, answers=answers,
+                       plugins=["json"])
+    inputs = input_digests(config)
+    assert inputs == {"judge_prompt_file": {"path": str(template), "sha256": sha256(template)},
+                      "answers": {"path": str(answers.resolve()), "sha256": sha256(answers)}}
