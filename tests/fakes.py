@@ -296,11 +296,15 @@ Logprobs = Callable[[dict], "list[dict] | None"]
 class ChatServer:
     """An OpenAI-compatible server on 127.0.0.1 (`/v1/models`, `/v1/chat/completions`) that records
     every request body and answers `reply(body)`: the reply's text, or (text, usage counts). With
-    `logprobs`, the reply also carries `logprobs.content` = `logprobs(body)` (none when it is None)."""
+    `logprobs`, the reply also carries `logprobs.content` = `logprobs(body)` (none when it is None).
+    `served`: the `model` every reply reports, as a server that serves one model whatever name it
+    is asked for does (unset: the name asked for); `port`: 0 for any free one."""
 
-    def __init__(self, reply: Reply, model: str = "scripted", logprobs: Logprobs | None = None) -> None:
+    def __init__(self, reply: Reply, model: str = "scripted", logprobs: Logprobs | None = None,
+                 served: str | None = None, port: int = 0) -> None:
         self.requests: list[dict] = []
         self.model = model
+        self.served = served
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -325,7 +329,7 @@ class ChatServer:
                 usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
                 content = logprobs(body) if logprobs else None
                 self._send({"id": "c", "object": "chat.completion", "created": 0,
-                            "model": body.get("model", server.model),
+                            "model": server.served or body.get("model", server.model),
                             "choices": [{"index": 0, "finish_reason": "stop",
                                          "logprobs": {"content": content} if content else None,
                                          "message": {"role": "assistant", "content": text}}],
@@ -334,7 +338,7 @@ class ChatServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 

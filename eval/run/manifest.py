@@ -14,6 +14,7 @@ from factprobe.agents.prompts import PROMPTS_VERSION
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.grading.base import Grader
+from factprobe.eval.run.inputs import input_digests
 
 KEY_PACKAGES = ("factprobe", "langgraph", "llama-index-core", "llama-index-retrievers-bm25",
                 "llama_cpp_python", "openai", "anthropic", "pydantic", "numpy", "scipy", "rich")
@@ -50,6 +51,26 @@ def strategy_flags(strategies: list[str]) -> dict[str, dict[str, bool]]:
     return {name: {flag: describes(name, flag) for flag in STRATEGY_FLAGS} for name in strategies}
 
 
+def served_ids(description: Any) -> list[str]:
+    """The model ids remote servers reported (`served_model.model_id`) anywhere in a model's
+    description: one backend's, a wrapper's inner backend's, a fleet's endpoints'."""
+    if isinstance(description, list):
+        return [found for item in description for found in served_ids(item)]
+    if not isinstance(description, dict):
+        return []
+    served = description.get("served_model")
+    if isinstance(served, dict) and served.get("model_id"):
+        return [str(served["model_id"])]
+    return [found for value in description.values() for found in served_ids(value)]
+
+
+def served_model(model: ChatModel) -> str | None:
+    """The model the server behind `model` says it serves (the id `GET /models` lists, else the
+    `model` field of its first reply; read when the model was reached), several joined by ", ";
+    None for a model no server reports (the embedded model, Anthropic, answers from a file)."""
+    return ", ".join(sorted(set(served_ids(model.describe())))) or None
+
+
 def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
                    grader: Grader, media: dict[str, Any] | None = None) -> dict[str, Any]:
     """`media`: how the questions' media were found and sampled (RunMedia.sampling), when any were."""
@@ -65,6 +86,8 @@ def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str],
         "question_ids": question_ids,
         "strategy_flags": strategy_flags(config.strategies),
         "model": model.describe(),
+        "served_model": served_model(model),
+        "inputs": input_digests(config),
         "grader": grader.describe(),
         "media": media or None,
         "prompts_version": PROMPTS_VERSION,

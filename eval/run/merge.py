@@ -26,6 +26,7 @@ from rich.console import Console
 
 from factprobe.eval.config.options import validation_message
 from factprobe.eval.config.run_config import RunConfig
+from factprobe.eval.run.inputs import input_differences
 from factprobe.eval.run.shards import shard_of
 from factprobe.eval.store.run_dir import RESULTS, RunDir, RunDirError, parse_row
 from factprobe.eval.store.slim_rows import RowFile, SlimRow
@@ -75,6 +76,24 @@ def read_shard(path: Path) -> Shard:
     return Shard(run_dir, manifest, config, index, count, selected)
 
 
+def check_same_content(first: Shard, shard: Shard) -> None:
+    """MergeError when two shards read input files of other content (their manifests' `inputs`;
+    shards written before they were recorded are not compared) or were answered by models their
+    servers name differently (`served_model`; not compared when a shard's manifest lacks it)."""
+    ours, theirs = first.manifest.get("inputs"), shard.manifest.get("inputs")
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        sides = (f"in shard {first.index}/{first.count}", f"in shard {shard.index}/{shard.count}")
+        differ = input_differences(ours, theirs, sides)
+        if differ:
+            raise MergeError(f"{shard.name} and {first.name} are not shards of one run: "
+                             + "; ".join(f"{flag}: {detail}" for flag, detail in differ))
+    served = first.manifest.get("served_model"), shard.manifest.get("served_model")
+    if all(served) and served[0] != served[1]:
+        raise MergeError(f"{shard.name} and {first.name} were answered by different models: the server behind "
+                         f"--model {first.config.model} reported {served[0]!r} to shard {first.index}/{first.count} "
+                         f"and {served[1]!r} to shard {shard.index}/{shard.count}; run both against one model")
+
+
 def check_one_run(shards: Sequence[Shard]) -> None:
     """MergeError unless `shards` are every shard of one run, each once."""
     first = shards[0]
@@ -87,6 +106,7 @@ def check_one_run(shards: Sequence[Shard]) -> None:
         if shard.manifest.get("dataset", {}).get("fingerprint") != first.manifest.get("dataset", {}).get("fingerprint"):
             raise MergeError(f"{shard.name} and {first.name} asked different questions: the content hashes "
                              f"of their datasets differ")
+        check_same_content(first, shard)
         if (shard.count, shard.selected) != (first.count, first.selected):
             raise MergeError(f"{shard.name} and {first.name} split different selections of questions "
                              f"(another number of shards, --limit or dataset order)")
@@ -179,7 +199,7 @@ def merged_manifest(shards: Sequence[Shard], out: Path, config: RunConfig | None
     manifest["merged_from"] = [
         {"dir": str(shard.run_dir.path), "shard": f"{shard.index}/{shard.count}", "rows": count,
          "started_utc": shard.manifest.get("started_utc"), "platform": shard.manifest.get("platform"),
-         "model": shard.manifest.get("model")}
+         "model": shard.manifest.get("model"), "served_model": shard.manifest.get("served_model")}
         for shard, count in zip(shards, counts)]
     return manifest
 

@@ -48,7 +48,8 @@ from factprobe.eval.run.failures import (
     undecided_message,
     warnings,
 )
-from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint
+from factprobe.eval.run.inputs import check_inputs
+from factprobe.eval.run.manifest import build_manifest, dataset_fingerprint, served_model
 from factprobe.eval.run.regrade import judge_changed, new_judge_options, regradable, with_new_judge
 from factprobe.eval.run.runner import Runner
 from factprobe.eval.run.shards import in_shard, shard_entry
@@ -134,6 +135,28 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     for plugin in wanted.plugins:
         load_plugin(plugin)
     return wanted
+
+
+def check_unchanged(run_dir: RunDir, manifest: dict[str, Any], dataset: Dataset, config: RunConfig) -> None:
+    """Before a resume: ConfigError when the dataset's questions changed since the run in `run_dir`
+    started, InputChanged when one of its input files did (factprobe.eval.run.inputs)."""
+    recorded = manifest_part(run_dir, manifest_part(run_dir, manifest, "dataset", dict), "fingerprint", str)
+    if recorded != dataset_fingerprint(dataset):
+        raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
+                          f"started (its content hash differs from the manifest's); resuming would "
+                          f"mix answers to different questions. Start a new run instead.")
+    check_inputs(manifest, config, run_dir.path)
+
+
+def check_served(manifest: dict[str, Any], model: ChatModel, where: Path, spec: str) -> None:
+    """ConfigError when the server behind --model now serves another model than the one that
+    answered the rows of the run in `where` (its manifest's `served_model`); nothing to compare
+    for a new run, or for a model no server reports."""
+    recorded, now = manifest.get("served_model"), served_model(model)
+    if recorded and now and recorded != now:
+        raise ConfigError(f"--model {spec}: the server now serves {now!r}, but the run in {where} was answered "
+                          f"by {recorded!r}; resuming would mix the answers of two models. Serve {recorded!r} "
+                          f"again, or start a new run with another --out.")
 
 
 def print_notes(notes: list[str], console: Console) -> None:
@@ -260,11 +283,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     run_dir.lock()
     if resume:
         manifest = run_dir.read_manifest()
-        recorded = manifest_part(run_dir, manifest_part(run_dir, manifest, "dataset", dict), "fingerprint", str)
-        if recorded != dataset_fingerprint(dataset):
-            raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} "
-                              f"started (its content hash differs from the manifest's); resuming would "
-                              f"mix answers to different questions. Start a new run instead.")
+        check_unchanged(run_dir, manifest, dataset, config)
         wanted = set(map(str, manifest_part(run_dir, manifest, "question_ids", list)))
         questions = [q for q in dataset.questions if q.id in wanted]
         run_dir.drop_torn_tail()
@@ -311,6 +330,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     ungraded = regradable(ungraded, grader, manifest if new_judge else None)
     answering = not resume or pending_keys(questions, config, done | {row.key for row in ungraded}) > 0
     model = answering_model(config, questions, answering)
+    check_served(manifest, model, run_dir.path, config.model)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
                           config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
                           frame_sampling=config.frame_sampling)

@@ -25,6 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.startup import end_start_up
+from factprobe.eval.run.inputs import input_digests
 from factprobe.eval.run.local_workers import Worker, start_workers, wait_workers
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions
 from factprobe.eval.run.shard_worker import ShardOutcome, logged_message, shard_log
@@ -75,7 +76,7 @@ def plan_manifest(config: RunConfig, questions: list[Question], dataset: Any, no
             "command": sys.argv, "config": config.model_dump(mode="json"),
             "dataset": {"name": dataset.name, "questions": len(dataset.questions), "selected": len(questions),
                         "fingerprint": dataset_fingerprint(dataset), "corpus_passages": len(dataset.corpus)},
-            "question_ids": [q.id for q in questions], "notes": notes,
+            "question_ids": [q.id for q in questions], "notes": notes, "inputs": input_digests(config),
             "split": {"workers": config.workers, "executor": config.executor}}
 
 
@@ -87,7 +88,7 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir, console: Console) 
     from factprobe.eval.grading.cascade import check_grader_options
     from factprobe.eval.run.checks import left_out_by_default
     from factprobe.eval.run.confidence import check_confidence_config
-    from factprobe.eval.run.pipeline import ConfigError, print_notes, select_questions
+    from factprobe.eval.run.pipeline import ConfigError, check_unchanged, print_notes, select_questions
 
     check_confidence_config(config)
     check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
@@ -98,9 +99,7 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir, console: Console) 
     splits = existing_split(run_dir.path)
     if resume:
         manifest = run_dir.read_manifest()
-        if manifest["dataset"]["fingerprint"] != dataset_fingerprint(dataset):
-            raise ConfigError(f"the dataset {config.dataset} changed since the run in {run_dir.path} started "
-                              f"(its content hash differs from the manifest's); start a new run instead.")
+        check_unchanged(run_dir, manifest, dataset, config)
         if splits - {config.workers}:
             found = max(splits - {config.workers})
             raise ConfigError(f"{run_dir.path} was split into {found} shards: resume it with --workers {found}")
