@@ -126,6 +126,9 @@ class RunConfig(BaseModel):
     media: Path | None = option(None, "attach media: an item with media id X gets the images in DIR/X/ "
                                 "(sorted by name) or the video in DIR/X/ or DIR/X.<mp4|webm|mkv|mov|avi>, "
                                 "sampled to --frames, or the same under DIR/frames_N/, all_data/, videos/")
+    media_root: Path | None = option(None, "a folder media may also be read from: a dataset's media paths and "
+                                     "ids are read only inside its own folder and --media DIR (symlinks "
+                                     "resolved), anything else is refused", changes_results=False)
     frames: int = option(8, "frames sampled from each video or folder of frames (by --frame-sampling, at the "
                          "same positions)", ge=1, le=64)
     frame_sampling: Literal["uniform", "vlmevalkit", "keyframes"] = option(
@@ -235,6 +238,16 @@ class RunConfig(BaseModel):
             raise ValueError("--answers FILE is graded by the recorded strategy: add it to --strategies "
                              "(e.g. vanilla,recorded)")
         return self
+
+    @field_validator("media_root")
+    @classmethod
+    def _media_root(cls, value: Path | None) -> Path | None:
+        """An existing folder, kept by its absolute path (symlinks resolved)."""
+        if value is None:
+            return None
+        if not value.is_dir():
+            raise ValueError(f"{value} is not a folder")
+        return value.resolve()
 
     @field_validator("prompt_file")
     @classmethod

@@ -32,9 +32,10 @@ def check_filled(path: Path, where: str, question: Question) -> None:
 
 @loader("jsonl", "factprobe's native schema, one Question per line", order=10)
 def load(path: Path) -> Dataset:
-    questions = []
+    questions, located = [], {}
     for where, question in parse_records(path, jsonl_records(path), Question, "factprobe's native schema"):
         check_filled(path, where, question)
         check_hop_references(path, where, question.hops)
         questions.append(question if question.source else question.model_copy(update={"source": path.stem}))
-    return Dataset(path.stem, questions)
+        located[question.id] = where
+    return Dataset(path.stem, questions, where=located)

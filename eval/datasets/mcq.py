@@ -45,7 +45,7 @@ def gold_option(path: Path, where: str, choices: list[str], answer: str, field: 
 
 @loader("mcq", "multiple-choice JSONL: id, question, choices, answer (letter or text)", order=110)
 def load(path: Path) -> Dataset:
-    questions = []
+    questions, located = [], {}
     for where, record in parse_records(path, jsonl_records(path), RawRecord, "multiple-choice JSONL"):
         choices = [choice.strip() for choice in record.choices]
         if not all(choices):
@@ -53,4 +53,5 @@ def load(path: Path) -> Dataset:
         questions.append(Question(id=record.id, question=record.question, choices=choices,
                                   answer=gold_option(path, where, choices, record.answer.strip()),
                                   category=record.category, media_id=record.media_id, source=NAME))
-    return Dataset(path.stem, questions)
+        located[record.id] = where
+    return Dataset(path.stem, questions, where=located)

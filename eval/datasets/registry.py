@@ -25,6 +25,7 @@ class Dataset:
     questions: list[Question]
     corpus: list[Passage] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # what a loader changed or could not map
+    where: dict[str, str] = field(default_factory=dict)  # question id -> `line N` / `record N`, for messages
 
 
 Loader = Callable[[Path], Dataset]

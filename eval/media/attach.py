@@ -10,7 +10,7 @@ judge the frames), through a FramesForJudge around it, whatever setting the answ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -42,7 +42,7 @@ from factprobe.eval.core.modality import (
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SAMPLING
 from factprobe.eval.media.frames import FOLDER_SAMPLING, FRAME_RULES
-from factprobe.eval.media.sources import MediaError, MediaSettings, TrackResolver
+from factprobe.eval.media.sources import MediaError, MediaFileError, MediaSettings, TrackResolver
 
 
 class MediaRefusedError(ModelSpecError):
@@ -67,6 +67,7 @@ class Attachment:
     audio: tuple[str, ...] = ()
     subtitles: str | None = None
     frames: tuple[str, ...] = ()   # the question's images in every setting: what a judge may be shown
+    error: str | None = None       # why the question's media could not be read: its row is ERROR
 
     def notes(self) -> list[str]:
         notes = []
@@ -195,14 +196,20 @@ class RunMedia:
     (question, variant); `sampling` says how they were found and sampled (the manifest's `media`)."""
 
     def __init__(self, refs: dict[str, list[str]] | None = None, sampling: dict[str, Any] | None = None,
-                 audio: dict[str, list[str]] | None = None, subtitles: dict[str, str] | None = None) -> None:
+                 audio: dict[str, list[str]] | None = None, subtitles: dict[str, str] | None = None,
+                 failed: dict[str, str] | None = None) -> None:
         self.refs = refs or {}
         self.sampling = sampling or {}
         self.audio = audio or {}
         self.subtitles = subtitles or {}
+        self.failed = failed or {}   # question id -> why its media could not be read
 
     def attachment(self, question: Question, strategy: str) -> Attachment:
+        """The question's Attachment in the strategy's setting; one carrying `error` when the setting
+        sends media the question's could not be read."""
         setting = split_variant(strategy)[1]
+        if question.id in self.failed and setting not in (TEXT, CAPTION):
+            return Attachment(setting or FRAMES, explicit=setting is not None, error=self.failed[question.id])
         images = tuple(self.refs.get(question.id, ()))
         if setting is None:
             return Attachment(FRAMES if images else TEXT, images, frames=images)
@@ -260,13 +267,30 @@ def require(questions: list[Question], setting: str, what: str, has: Callable[[Q
                          f"{len(questions)} have none (e.g. {', '.join(missing[:3])}){hint}")
 
 
+def each_question(questions: list[Question], read: Callable[[Question], Any],
+                  failed: dict[str, str]) -> dict[str, Any]:
+    """`read(q)` of every question; a question whose media file cannot be read (MediaFileError) is
+    left out and its message kept in `failed` (its rows become ERROR), the others go on."""
+    found: dict[str, Any] = {}
+    for question in questions:
+        try:
+            found[question.id] = read(question)
+        except MediaFileError as exc:
+            failed.setdefault(question.id, str(exc))
+    return found
+
+
 def prepare_media(questions: list[Question], strategies: list[str], media_root: Path | None,
                   frames: int, frame_size: int, dataset_spec: str, audio_seconds: float = 300.0,
-                  judge_frames: bool = False, frame_sampling: str = "uniform") -> RunMedia:
+                  judge_frames: bool = False, frame_sampling: str = "uniform", allowed: Path | None = None,
+                  where: Mapping[str, str] | None = None) -> RunMedia:
     """Every question's media sampled, encoded and stored before any timed call; MediaError (a
-    DatasetError) naming the questions when a setting lacks what it needs. `judge_frames`: the
-    judge is shown the frames, so they are sampled whatever the settings. `frame_sampling`: the
-    rule that picks a video's frames (factprobe.eval.media.frames.FRAME_RULES)."""
+    DatasetError) naming the questions when a setting lacks what it needs, MediaOutsideError naming
+    the file, line (`where`: question id -> line) and field of media outside the dataset's folder,
+    `media_root` and `allowed` (--media-root). A file that cannot be read makes only its question's
+    rows ERROR (`RunMedia.failed`). `judge_frames`: the judge is shown the frames, so they are
+    sampled whatever the settings. `frame_sampling`: the rule that picks a video's frames
+    (factprobe.eval.media.frames.FRAME_RULES)."""
     settings = variant_settings(strategies)
     for setting in (name for name in (CAPTION, AUDIO_CAPTION) if name in settings):
         require(questions, setting, "a `caption`", lambda q: bool(q.caption))
@@ -277,11 +301,13 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
     for setting in sorted(s for s in settings if s in (*WITH_FRAMES, *WITH_AUDIO)):
         require(questions, setting, "media", lambda q: has_media(q, media_root), hint)
     resolver = TrackResolver(MediaSettings(media_root, dataset_folder(dataset_spec), frames, frame_size,
-                                           audio_seconds, frame_sampling))
-    refs = ({q.id: resolver.refs(q) for q in questions if has_media(q, media_root)}
-            if wants_frames else {})
-    audio = {q.id: resolver.audio(q) for q in questions} if settings & set(WITH_AUDIO) else {}
-    subtitles = {q.id: resolver.subtitles(q) for q in questions} if FRAMES_SUBTITLES in settings else {}
+                                           audio_seconds, frame_sampling, (allowed,) if allowed else (),
+                                           dataset_spec.partition(":")[2] or dataset_spec, where or {}))
+    failed: dict[str, str] = {}
+    with_media = [q for q in questions if has_media(q, media_root)]
+    refs = each_question(with_media, resolver.refs, failed) if wants_frames else {}
+    audio = each_question(questions, resolver.audio, failed) if settings & set(WITH_AUDIO) else {}
+    subtitles = each_question(questions, resolver.subtitles, failed) if FRAMES_SUBTITLES in settings else {}
     sampling: dict[str, Any] = {
         "root": None if media_root is None else str(media_root), "frames": frames, "frame_size": frame_size,
         "video_sampling": FRAME_RULES[frame_sampling], "frame_sampling": frame_sampling,
@@ -297,4 +323,6 @@ def prepare_media(questions: list[Question], strategies: list[str], media_root: 
                                  "cue shown then; frames given as images: the cues' text in order")
     if judge_frames:
         sampling["judge_media"] = "frames: the judge sees each question's frames before its prompt"
-    return RunMedia(refs, sampling, audio, subtitles)
+    if failed:
+        sampling["unreadable"] = len(failed)
+    return RunMedia(refs, sampling, audio, subtitles, failed)

@@ -12,6 +12,8 @@
 - A question's `media`: each entry an http(s) URL (sent as it is), an image a dataset file
   embedded (`original:…`, kept in the media store by its loader), an image file, a folder of
   images, or a video; relative paths are read under `--media DIR`, else beside the dataset file.
+Media are read only inside the dataset's folder, `--media DIR` and `--media-root DIR`, and only
+from regular files (factprobe.eval.media.confine).
 Every image is shrunk to `frame_size` on its long side and JPEG-encoded once
 (factprobe.eval.store.media_cache). The resolver counts which layout each source came from
 (`layouts`) and the folders of frames it sampled (`folders`), for the manifest. A video's frames,
@@ -21,23 +23,28 @@ and a folder's, are picked by the run's rule (`--frame-sampling`).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
 from factprobe.eval.media.audio import AUDIO_SUFFIXES, extract_audio
+from factprobe.eval.media.confine import (
+    MAX_IMAGE_BYTES,
+    MediaError,
+    MediaFileError,
+    MediaOutsideError,
+    checked_sha256,
+    decoded_image,
+    inside,
+)
 from factprobe.eval.media.frames import VIDEO_SUFFIXES, VideoError, folder_frames, frame_times, sample_frames
 from factprobe.eval.media.subtitles import lines_by_frame, subtitle_cues, subtitle_text
-from factprobe.eval.store.json_store import file_sha256
 from factprobe.eval.store.media_cache import MediaStore, encode_jpeg, is_original
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff")
 URL_PREFIXES = ("http://", "https://")
-
-
-class MediaError(DatasetError):
-    """Media a question names that cannot be found or read."""
+__all__ = ["MediaError", "MediaFileError", "MediaOutsideError"]   # re-exported from confine
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,44 @@ class MediaSettings:
     frame_size: int = 512
     audio_seconds: float = 300.0
     frame_sampling: str = "uniform"   # a rule of factprobe.eval.media.frames.FRAME_RULES
+    allowed: tuple[Path, ...] = ()     # --media-root DIR: where else media may be read
+    dataset: str = "the dataset"       # the dataset file, named in a refusal
+    where: Mapping[str, str] = field(default_factory=dict)   # question id -> `line N` / `record N`
+
+    def roots(self) -> list[Path]:
+        """The folders media may be read from: --media DIR, the dataset's folder, --media-root."""
+        return [folder for folder in (self.root, self.base, *self.allowed) if folder is not None]
+
+    def located(self, question: Question, name: str) -> str:
+        """`FILE, line N: field `NAME`` of a question's field, for messages."""
+        return f"{self.dataset}, {self.where.get(question.id, f'question {question.id}')}: field `{name}`"
+
+    def confined(self, question: Question, name: str, path: Path) -> Path:
+        """`path` when it lies (symlinks resolved) inside roots(); else MediaOutsideError naming
+        the file, line and field."""
+        if not inside(path, self.roots()):
+            raise MediaOutsideError(
+                f"{self.located(question, name)}: {path} is {path.resolve()}, outside "
+                f"{' and '.join(str(root) for root in self.roots())}; media are read only inside the "
+                f"dataset's folder and --media DIR (give --media-root DIR to allow a folder that holds it)")
+        return path
+
+    def entry_path(self, question: Question, index: int, entry: str) -> Path:
+        """The file a `media` path names, read under --media DIR else beside the dataset, confined;
+        a path starting with `~` is refused (never expanded to a home folder)."""
+        if entry.startswith("~"):
+            raise MediaOutsideError(f"{self.located(question, f'media.{index}')}: {entry!r} starts with `~`, "
+                                    f"which is not expanded in a dataset (a home folder is outside it); give "
+                                    f"the path relative to the dataset's folder or --media DIR")
+        path = Path(entry)
+        path = path if path.is_absolute() else (self.root or self.base) / path
+        return self.confined(question, f"media.{index}", path)
+
+
+def local_entries(question: Question) -> list[tuple[int, str]]:
+    """The question's `media` entries that name local files (not URLs nor embedded images), by index."""
+    return [(index, entry) for index, entry in enumerate(question.media)
+            if not entry.startswith(URL_PREFIXES) and not is_original(entry)]
 
 
 def image_files(folder: Path) -> list[Path]:
@@ -143,7 +188,12 @@ class MediaResolver:
 
     def sources(self, question: Question) -> list[str | Path]:
         """The question's media as URLs and existing paths, in order; MediaError when one is missing."""
-        found: list[str | Path] = []
+        return [source for _, source in self.located_sources(question)]
+
+    def located_sources(self, question: Question) -> list[tuple[str, str | Path]]:
+        """The question's media as (field, URL or existing path) in order: MediaError when one is
+        missing, MediaOutsideError when one is outside the folders media are read from."""
+        found: list[tuple[str, str | Path]] = []
         if question.media_id and self.settings.root is not None:
             hit = find_by_id(self.settings.root, question.media_id, self.settings.frames, video_file(question))
             if hit is None:
@@ -151,11 +201,11 @@ class MediaResolver:
                                  f"{self.settings.root} (looked for {question.media_id}/ holding images or "
                                  f"videos, {question.media_id}.<{'|'.join(s[1:] for s in VIDEO_SUFFIXES)}>, "
                                  f"and the same under frames_<N>/, all_data/ and videos/)")
-            found.append(hit[0])
+            found.append(("media_id", self.settings.confined(question, "media_id", hit[0])))
             self.layouts[hit[1]] += 1
-        for entry in question.media:
+        for index, entry in enumerate(question.media):
             if entry.startswith(URL_PREFIXES):
-                found.append(entry)
+                found.append((f"media.{index}", entry))
                 self.layouts["url"] += 1
                 continue
             if is_original(entry):
@@ -163,26 +213,26 @@ class MediaResolver:
                 if not path.is_file():
                     raise MediaError(f"question {question.id}: the embedded image {entry} is no longer in the "
                                      f"media store {path.parent} (was the cache cleared?); load the dataset again")
-                found.append(path)
+                found.append((f"media.{index}", path))
                 self.layouts["embedded in the dataset file"] += 1
                 continue
-            path = Path(entry).expanduser()
-            if not path.is_absolute():
-                path = (self.settings.root or self.settings.base) / path
+            path = self.settings.entry_path(question, index, entry)
             if not path.exists():
-                raise MediaError(f"question {question.id}: media {entry!r} not found (looked at {path})")
-            found.append(path)
+                raise MediaError(f"{self.settings.located(question, f'media.{index}')}: media {entry!r} not found "
+                                 f"(looked at {path})")
+            found.append((f"media.{index}", path))
             self.layouts["the question's media paths"] += 1
         return found
 
     def refs(self, question: Question) -> list[str]:
         """References of every image the question carries, in order (URLs kept as they are)."""
         refs: list[str] = []
-        for source in self.sources(question):
+        for name, source in self.located_sources(question):
             if isinstance(source, str):
                 refs.append(source)
             elif source.is_dir():
-                refs.extend(ref for path in self.folder(question, source) for ref in self.image(path))
+                refs.extend(ref for path in self.folder(question, source)
+                            for ref in self.image(self.settings.confined(question, name, path)))
             elif source.suffix.lower() in VIDEO_SUFFIXES:
                 refs.extend(self.video(source))
             elif source.suffix.lower() in IMAGE_SUFFIXES:
@@ -192,32 +242,33 @@ class MediaResolver:
                                  f"({', '.join(IMAGE_SUFFIXES)}) nor a video ({', '.join(VIDEO_SUFFIXES)})")
         return refs
 
+    def entry_files(self, question: Question, suffixes: tuple[str, ...]) -> list[Path]:
+        """The question's local `media` paths (confined) that exist and end in one of `suffixes`."""
+        paths = [self.settings.entry_path(question, index, entry) for index, entry in local_entries(question)]
+        return [path for path in paths if path.suffix.lower() in suffixes and path.exists() and not path.is_dir()]
+
     def folder(self, question: Question, folder: Path) -> list[Path]:
         """The images of a folder of frames sent for `question`: `frames` of them, picked as from a
         video (factprobe.eval.media.frames.folder_frames); counted in `folders`."""
         files = image_files(folder)
         if not files:
-            raise MediaError(f"question {question.id}: {folder} holds no image files")
+            raise MediaFileError(f"question {question.id}: {folder} holds no image files")
         picked = folder_frames(files, self.settings.frames, self.settings.frame_sampling)
         self.folders.update(folders=1, images=len(files), sent=len(picked))
         return picked
 
     def image(self, path: Path) -> list[str]:
-        key = {"kind": "image", "content": file_sha256(path), "size": self.settings.frame_size}
+        """The reference of an image file shrunk and encoded; MediaFileError when it is no regular
+        file, too large a file or image (Pillow's `Image.MAX_IMAGE_PIXELS`) or unreadable."""
+        key = {"kind": "image", "content": checked_sha256(path, MAX_IMAGE_BYTES), "size": self.settings.frame_size}
         refs = self.store.lookup(key)
         if refs is None:
-            from PIL import Image, UnidentifiedImageError
-
-            try:
-                with Image.open(path) as image:
-                    refs = [self.store.put(encode_jpeg(image, self.settings.frame_size))]
-            except (UnidentifiedImageError, OSError) as exc:
-                raise MediaError(f"{path}: not a readable image ({exc})") from None
+            refs = [self.store.put(decoded_image(path, self.settings.frame_size))]
             self.store.remember(key, refs)
         return refs
 
     def video(self, path: Path) -> list[str]:
-        key = {"kind": "video", "content": file_sha256(path), "frames": self.settings.frames,
+        key = {"kind": "video", "content": checked_sha256(path), "frames": self.settings.frames,
                "size": self.settings.frame_size}
         if self.settings.frame_sampling != "uniform":     # uniform frames keep the keys they were stored under
             key["sampling"] = self.settings.frame_sampling
@@ -226,7 +277,7 @@ class MediaResolver:
             try:
                 frames = sample_frames(path, self.settings.frames, self.settings.frame_sampling)
             except VideoError as exc:
-                raise MediaError(str(exc)) from None
+                raise MediaFileError(str(exc)) from None
             refs = [self.store.put(encode_jpeg(frame, self.settings.frame_size)) for frame in frames]
             self.store.remember(key, refs)
         return refs
@@ -262,21 +313,18 @@ class TrackResolver(MediaResolver):
         source = None
         if question.media_id and self.settings.root is not None:
             source = audio_source(self.settings.root, question.media_id, self.settings.frames, video_file(question))
-        for entry in question.media:
-            path = Path(entry).expanduser()
-            path = path if path.is_absolute() else (self.settings.root or self.settings.base) / path
-            if source is None and path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES + AUDIO_SUFFIXES:
-                source = path
+            source = source and self.settings.confined(question, "media_id", source)
+        source = source or next(iter(self.entry_files(question, VIDEO_SUFFIXES + AUDIO_SUFFIXES)), None)
         if source is None:
             raise MediaError(f"question {question.id}: no sound track found (looked for audios/<id>.wav, "
                              f"<id>.<audio> and its video under {self.settings.root}, and video media)")
-        key = {"kind": "audio", "content": file_sha256(source), "seconds": self.settings.audio_seconds}
+        key = {"kind": "audio", "content": checked_sha256(source), "seconds": self.settings.audio_seconds}
         refs = self.store.lookup(key)
         if refs is None:
             try:
                 refs = [self.store.put_audio(extract_audio(source, self.settings.audio_seconds))]
             except VideoError as exc:
-                raise MediaError(f"question {question.id}: {exc}") from None
+                raise MediaFileError(f"question {question.id}: {exc}") from None
             self.store.remember(key, refs)
         self.layouts["audio"] += 1
         return refs
@@ -290,6 +338,7 @@ class TrackResolver(MediaResolver):
         if source is None:
             raise MediaError(f"question {question.id}: no subtitles {question.media_id}.srt under "
                              f"{' or '.join(str(folder) for folder in folders)} (nor in their subtitles/)")
+        self.settings.confined(question, "media_id", source)
         video = self.video_of(question)
         if video is None:
             self.layouts["subtitles"] += 1
@@ -306,8 +355,6 @@ class TrackResolver(MediaResolver):
         candidates: list[Path] = []
         if question.media_id and self.settings.root is not None:
             hit = find_by_id(self.settings.root, question.media_id, self.settings.frames, video_file(question))
-            candidates += [hit[0]] if hit is not None else []
-        for entry in question.media:
-            path = Path(entry).expanduser()
-            candidates.append(path if path.is_absolute() else (self.settings.root or self.settings.base) / path)
+            candidates += [self.settings.confined(question, "media_id", hit[0])] if hit is not None else []
+        candidates += self.entry_files(question, VIDEO_SUFFIXES)
         return next((path for path in candidates if path.is_file() and path.suffix.lower() in VIDEO_SUFFIXES), None)

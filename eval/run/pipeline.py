@@ -333,7 +333,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     check_served(manifest, model, run_dir.path, config.model)
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
                           config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
-                          frame_sampling=config.frame_sampling)
+                          frame_sampling=config.frame_sampling, allowed=config.media_root, where=dataset.where)
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     entity_model = load_entity_model(config, questions, request_limits(config)) if answering else None

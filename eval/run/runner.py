@@ -124,6 +124,9 @@ class Runner:
         strategy's output comes from the strategy-result cache when it holds it (result_cache)."""
         attachment = current_attachment()
         row = {**base_row(job.question, job.strategy, job.repeat), **attachment.row_fields()}
+        if attachment.error is not None:   # its media could not be read: this row is ERROR, the run goes on
+            row.update(grade=Grade.ERROR, grader=self.grader.name, error=attachment.error)
+            return Result.model_validate(row)
         started = time.perf_counter()
         key = None if self.results is None else self.results.key(job.question, job.strategy, job.repeat, attachment)
         stored = None if self.results is None else self.results.get(key)

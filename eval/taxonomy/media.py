@@ -80,7 +80,8 @@ def run_media(run_dir: RunDir, manifest: dict[str, Any], rows: list[Result], jud
     settings = MediaSettings(root, dataset_folder(str(config.get("dataset", ""))),
                              int(config.get("frames", 8)), int(config.get("frame_size", 512)),
                              float(config.get("audio_seconds", 300.0)),
-                             str(config.get("frame_sampling", "uniform")))
+                             str(config.get("frame_sampling", "uniform")),
+                             (Path(config["media_root"]),) if config.get("media_root") else ())
     resolver = TrackResolver(settings)
     questions = [q for q in load_dataset(str(config["dataset"])).questions if q.id in with_images | with_audio]
     return JudgeMedia(images={q.id: resolver.refs(q) for q in questions if q.id in with_images and has_media(q, root)},
