@@ -133,3 +133,25 @@ def test_the_spent_fifteenth_locked_file_errs_only_where_knowledge_decides() -> 
     assert figures["over_credit"] <= 0.02 and abs(figures["f_delta"]) <= 0.01
     assert len([row.line for row in rows
                 if row.form == "adversarial" and row.label.value != "CORRECT" and row.grade.value == "CORRECT"]) <= 1
+
+
+SMOLLM2 = Path(__file__).parents[2] / "data" / "grading_cases_smollm2.jsonl"
+
+
+def _smollm2() -> dict[str, Any]:
+    return audit_summary(asyncio.run(grade_cases(load_cases(SMOLLM2), RuleGrader())))
+
+
+def test_the_embedded_models_own_answers_rarely_give_credit_wrongly() -> None:
+    """tests/data/grading_cases_smollm2.jsonl: 349 answers the embedded model wrote on the shared datasets,
+    labelled by reading the gold, blind to the rules' grades (development data: real answers, mostly
+    wrong and short). Measured: decided agreement 95.0%, over-credit 0.3%, 24.9% undecided."""
+    figures = _smollm2()
+    assert figures["over_credit"] <= 0.01
+
+
+@pytest.mark.xfail(strict=True, reason="target not met: 95.0% decided agreement, 18.2% of short answers undecided "
+                                       "(answers restating the question, coarser places labelled NOT_ATTEMPTED)")
+def test_the_embedded_models_own_answers_meet_the_targets() -> None:
+    figures = _smollm2()
+    assert figures["decided_agreement"] >= 0.97 and figures["per_form"]["short"]["undecided_share"] <= 0.10
