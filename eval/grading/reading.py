@@ -1,6 +1,9 @@
 """Reading a reply down to the one claim it commits to (`Claim`, `Candidates`), a `Refusal`, or the
-reason the rules cannot (`Unreadable`, for the judge): an instruction to a grader, two answer lines
-that differ, a denial, correction or contrast, a list, several hedged statements, a paragraph.
+reason the rules cannot (`Unreadable`, for the judge). One step every match kind shares: the last answer
+line after a revision, what a self-correction or a denial puts instead, a paragraph's committing sentence
+(with the later ones kept for the caller to check), the question's setting and a yes or no read off a
+sentence; an instruction to a grader, a denial with no alternative, a list, several hedged statements and a
+paragraph that revises itself are the judge's.
 """
 
 from __future__ import annotations
