@@ -25,7 +25,7 @@ from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values
 from factprobe.eval.core.startup import end_start_up
-from factprobe.eval.datasets.id_files import select_ids
+from factprobe.eval.datasets.id_files import exclude_notes, select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
@@ -300,7 +300,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        notes = left_out_by_default(config, dataset, questions)
+        notes = exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
