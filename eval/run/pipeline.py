@@ -38,7 +38,12 @@ from factprobe.eval.media.attach import (
     judge_with_media,
     prepare_media,
 )
-from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus, left_out_by_default
+from factprobe.eval.run.checks import (
+    check_job_count,
+    check_media_folders,
+    check_retrieval_corpus,
+    left_out_by_default,
+)
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
 from factprobe.eval.run.failures import (
@@ -311,6 +316,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             questions = in_shard(questions, *parse_shard(config.shard))
         done, ungraded, manifest = set(), [], {}
     check_job_count(questions, config)
+    check_media_folders(config)
     check_retrieval_corpus(dataset, questions, config)
     finished = not ungraded and not pending_keys(questions, config, done)
     if resume and finished and (not report or report_current(run_dir)):
