@@ -40,6 +40,8 @@ def load_backend(spec: str, threads: int | None = None, limits: RequestLimits = 
         from factprobe.agents.models.openai_backend import OpenAIModel
 
         model, _, base_url = rest.partition("@")
+        if not model.strip():
+            raise ModelSpecError(f"{spec!r}: no model name before `@`; {SPEC_HELP}")
         if "," in base_url:  # several endpoints serving one model: a fleet used as one
             from factprobe.agents.models.fleet import FleetModel
 

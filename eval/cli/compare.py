@@ -15,6 +15,9 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
     from factprobe.eval.analysis.cross_run import QuestionSetError, compare_runs_data
     from factprobe.eval.analysis.loaded_runs import load_runs
 
+    if args.html is not None and args.html.is_dir():
+        print(f"factprobe: --html {args.html} is a folder; give the HTML file's path", file=sys.stderr)
+        return 2
     runs = load_runs(args.dirs)
     try:
         data = compare_runs_data(runs, args.baseline, args.shared_only)
@@ -36,9 +39,13 @@ def cmd_compare(args: argparse.Namespace, console: Console) -> int:
         from factprobe.eval.report.html.figures import inline_figures
         from factprobe.eval.self_awareness.plot import self_awareness_figures
 
-        drawn = compare_figures(runs, data, args.html) + self_awareness_figures(runs, args.html)
-        figures = inline_figures(drawn)
-        path = write_compare_html(runs, data, args.html, table_functions(), figures)
+        try:
+            drawn = compare_figures(runs, data, args.html) + self_awareness_figures(runs, args.html)
+            figures = inline_figures(drawn)
+            path = write_compare_html(runs, data, args.html, table_functions(), figures)
+        except OSError as exc:
+            print(f"factprobe: --html {args.html} cannot be written ({exc.strerror or exc})", file=sys.stderr)
+            return 2
         print(f"report: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0
 

@@ -153,7 +153,7 @@ class Result(BaseModel):
 
     question_id: str
     strategy: str
-    repeat: int = 0
+    repeat: int = Field(0, ge=0)
     question: str
     gold: str | None
     category: str

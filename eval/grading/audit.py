@@ -109,6 +109,8 @@ def load_cases(path: Path) -> list[LoadedCase]:
             data = json.loads(raw)
         except json.JSONDecodeError as exc:
             raise _case_error(path, number, "(whole line)", f"not valid JSON ({exc.msg})") from exc
+        except RecursionError:
+            raise _case_error(path, number, "(whole line)", "JSON nested too deeply to read") from None
         if not isinstance(data, dict):
             raise _case_error(path, number, "(whole line)", "not a JSON object")
         try:

@@ -1,9 +1,10 @@
 """The LLM judge: question, gold answer and model answer in; a justification and one label out.
 
-The reply must hold exactly one anchored verdict line in the words its prompt asks for
-(factprobe.eval.grading.judge_labels). Anything else is UNGRADED with the reason, never a guess: no
-verdict line or an unknown label, the label alone on the line after `Grade:`, two or more verdict
-lines (even identical: the judge is deliberating), or a reply that repeats a fixed line of the prompt.
+The reply must give one grade in anchored verdict lines in the words its prompt asks for
+(factprobe.eval.grading.judge_labels); a grade given again on another verdict line is read once.
+Anything else is UNGRADED with the reason, never a guess: no verdict line or an unknown label, the
+label alone on the line after `Grade:`, verdict lines with different grades (the judge is still
+deliberating), or a reply that repeats a fixed line of the prompt.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _unread(reason: str, scheme: LabelScheme) -> JudgeReading:
 
 def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset(),
                      scheme: LabelScheme = GRADE_LINE) -> JudgeReading:
-    """The grade of a reply with exactly one verdict line in `scheme`'s words; UNGRADED with the
+    """The grade of a reply whose verdict lines in `scheme`'s words give one grade; UNGRADED with the
     reason otherwise. `prompt_lines` are the prompt's fixed lines: a reply that repeats one echoes it.
     """
     lines = [line.strip() for line in text.splitlines()]
@@ -47,25 +48,22 @@ def read_judge_reply(text: str, prompt_lines: frozenset[str] = frozenset(),
              if (match := scheme.key_line.match(line))]
     lone = [(index, grade) for index, line in enumerate(lines)
             if scheme.lone and line and (grade := scheme.label(line)) is not None]
-    if len(keyed) > 1:
-        names = "/".join(sorted({f"`{key}:`" for _, key, _ in keyed}))
-        return _unread(f"{len(keyed)} {names} lines, exactly one is required", scheme)
-    if keyed:
-        index, key, value = keyed[0]
+    verdicts: list[tuple[int, Grade]] = []
+    for index, key, value in keyed:
         following = next((line for line in lines[index + 1:] if line), "")
         if not value.strip("*_` ") and scheme.label(following) is not None:
             return _unread(f"the label is on the line after `{key}:`, not on the same line", scheme)
         grade = scheme.label(value)
         if grade is None:
             return _unread(f"`{key}:` line with no valid label ({value[:40]!r})", scheme)
-        if any(other != index for other, _ in lone):
-            return _unread(f"a `{key}:` line and a line holding only a label; exactly one verdict is required",
-                           scheme)
-        return JudgeReading(grade)
-    if len(lone) > 1:
-        return _unread(f"{len(lone)} lines each holding only a label, exactly one is required", scheme)
-    if lone:
-        return JudgeReading(lone[0][1])
+        verdicts.append((index, grade))
+    verdicts = sorted(verdicts + [(index, grade) for index, grade in lone if index not in {i for i, _ in verdicts}])
+    grades = [grade.value for _, grade in verdicts]
+    if len(set(grades)) > 1:
+        return _unread(f"{len(grades)} verdict lines with different grades ({', then '.join(grades)}); "
+                       f"exactly one grade is required", scheme)
+    if verdicts:
+        return JudgeReading(verdicts[-1][1])
     what = "no `Grade: LABEL` line" if not scheme.lone else "no verdict line"
     return _unread(what, scheme)
 

@@ -25,6 +25,15 @@ def check_job_count(questions: list[Question], config: RunConfig) -> None:
                           f"lower --repeats or --limit, or raise --max-jobs to {jobs} if you mean it.")
 
 
+def check_media_folders(config: RunConfig) -> None:
+    """OptionError naming the option when --media or --media-root is not an existing folder (its
+    images would otherwise be missed without a word)."""
+    for flag, folder in (("--media", config.media), ("--media-root", config.media_root)):
+        if folder is not None and not folder.expanduser().is_dir():
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise OptionError(f"{flag} {folder}: {what}; give the folder that holds the dataset's media")
+
+
 def retrieves(name: str) -> bool:
     """Whether strategy `name` retrieves (`rag`, `NAME+rag`, or registered as retrieving)."""
     base = name.split("@")[0]

@@ -25,7 +25,7 @@ from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values
 from factprobe.eval.core.startup import end_start_up
-from factprobe.eval.datasets.id_files import select_ids
+from factprobe.eval.datasets.id_files import exclude_notes, select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset
 from factprobe.eval.grading.base import Grader
@@ -38,7 +38,12 @@ from factprobe.eval.media.attach import (
     judge_with_media,
     prepare_media,
 )
-from factprobe.eval.run.checks import check_job_count, check_retrieval_corpus, left_out_by_default
+from factprobe.eval.run.checks import (
+    check_job_count,
+    check_media_folders,
+    check_retrieval_corpus,
+    left_out_by_default,
+)
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
 from factprobe.eval.run.failures import (
@@ -300,7 +305,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        notes = left_out_by_default(config, dataset, questions)
+        notes = exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
@@ -311,6 +316,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             questions = in_shard(questions, *parse_shard(config.shard))
         done, ungraded, manifest = set(), [], {}
     check_job_count(questions, config)
+    check_media_folders(config)
     check_retrieval_corpus(dataset, questions, config)
     finished = not ungraded and not pending_keys(questions, config, done)
     if resume and finished and (not report or report_current(run_dir)):

@@ -84,6 +84,18 @@ def _axis(name: str, value: Any) -> list[Any]:
     return value
 
 
+def check_grid(grid: dict[str, Any], source: str) -> None:
+    """SweepError naming the key when an option's list is empty (an axis of no cells) or `out`, the
+    sweep's own folder, is not one path."""
+    empty = [key for key, value in grid.items() if isinstance(value, list) and not value]
+    if empty:
+        raise SweepError(f"{source}, [sweep]: {empty[0]} = []: an empty list gives no cell; give at least one "
+                         f"value, or leave {empty[0]} out for its default")
+    if "out" in grid and not isinstance(grid["out"], str):
+        raise SweepError(f"{source}, [sweep]: out = {grid['out']!r}: expected one folder for the whole sweep "
+                         f"(text); each cell's run goes to a folder of its own inside it, so out is no axis")
+
+
 def _label(value: Any) -> str:
     return "+".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -302,6 +314,7 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
         unknown = sorted(set(table) - set(RunConfig.option_names()) - SWEEP_KEYS)
         if unknown:
             raise SweepError(f"sweep: unknown option(s) {', '.join(unknown)}")
+    check_grid(table, source)
     folder = Path(out or table.get("out") or Path("runs") / f"sweep-{Path(source).stem}")
     console = console or output_console(quiet)
     cells = expand(table, folder, source)

@@ -85,7 +85,7 @@ def _exact(data: dict[str, Any]) -> bool:
     if tuple(map(type, _FIXED(data))) != _FIXED_TYPES or not _STR_OR_NONE.issuperset(map(type, _OPTIONAL_STRS(data))):
         return False
     confidences, hops, samples = data["confidences"], data["hops"], data["samples"]
-    return (_percent(data["confidence"]) and data["grade"] in GRADES
+    return (_percent(data["confidence"]) and data["grade"] in GRADES and data["repeat"] >= 0
             and type(confidences) is dict and all(type(k) is str and _percent(v) for k, v in confidences.items())
             and _dict_list(data["trace"]) and (samples is None or _dict_list(samples))
             and (hops is None or (type(hops) is list and all(_hop(hop) for hop in hops)))

@@ -50,8 +50,7 @@ def test_one_label_line_is_read(reply: str, grade: Grade) -> None:
     ("", "no `Grade: LABEL` line"),
     ("Grade: C", "no valid label"),
     ("Grade: CORRECT, since it names Paris", "no valid label"),
-    ("Grade: INCORRECT\nOn reflection:\nGrade: CORRECT", "2 `Grade:` lines"),
-    ("Grade: CORRECT\nGrade: CORRECT", "2 `Grade:` lines"),
+    ("Grade: INCORRECT\nOn reflection:\nGrade: CORRECT", "different grades"),
     ("Grade:\nCORRECT", "the line after `Grade:`"),
     ("It names Paris.\n**Grade:**\n\nNOT_ATTEMPTED", "the line after `Grade:`"),
 ])

@@ -128,9 +128,9 @@ def test_a_reply_in_none_of_the_labels_is_ungraded_with_the_reason(tmp_path: Pat
     ("A: INCORRECT", Grade.UNGRADED, "no verdict line"),            # letter and word disagree
     ("CORRECT", Grade.CORRECT, None),                                # the words are read beside the letters
     ("The answer is correct.", Grade.UNGRADED, "no verdict line"),   # prose is no verdict
-    ("A\nB", Grade.UNGRADED, "2 lines each holding only a label"),
-    ("Label: A\nGrade: A", Grade.UNGRADED, "2 `Grade:`/`Label:` lines"),
-    ("Label: B\nA", Grade.UNGRADED, "exactly one verdict"),
+    ("A\nB", Grade.UNGRADED, "different grades (CORRECT, then INCORRECT)"),
+    ("Label: A\nGrade: A", Grade.CORRECT, None),                   # one grade, given twice (issue 32)
+    ("Label: B\nA", Grade.UNGRADED, "different grades (INCORRECT, then CORRECT)"),
     ("Label:\nB", Grade.UNGRADED, "the line after `Label:`"),
     ("Label: maybe B", Grade.UNGRADED, "no valid label"),
 ])
