@@ -5,7 +5,8 @@ statistics of a run's own `gains` (factprobe.eval.analysis.gains.compare: the cl
 and sign-flip p of ΔF and Δaccuracy), per strategy and per category, plus what the registered pair
 metrics add (factprobe.eval.analysis.pair_metrics: calibration's ΔECE and Δover). Strategies are
 paired by name; two runs of one strategy each are paired whatever their names. The seed is the
-baseline run's.
+baseline run's. With `group_by` each pair adds `per_group`, the same statistics by those fields
+(factprobe.eval.analysis.groups); `where` keeps the rows it matches (loaded_runs.narrowed) first.
 
 Question sets must agree: a question id that one run asked and another did not is a
 QuestionSetError (the CLI exits 2) unless `shared_only` is set, and then every difference is listed
@@ -16,11 +17,13 @@ runs asked different questions under one id.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from factprobe.eval.analysis.gains import compare
 from factprobe.eval.analysis.grader_agreement import grader_agreement, judge_rankings
+from factprobe.eval.analysis.groups import group_keys
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.analysis.pair_metrics import pair_metric_values
 from factprobe.eval.core.schema import Result
@@ -93,15 +96,17 @@ def _restricted(rows: list[Result], ids: set[str]) -> list[Result]:
     return [row for row in rows if row.question_id in ids]
 
 
-def per_category(rows: list[Result], base_rows: list[Result], seed: int,
-                 n_resamples: int, n_flips: int) -> dict[str, dict[str, Any]]:
-    """The pair's statistics within each category (the baseline rows' category)."""
-    category = {row.question_id: row.category for row in base_rows}
+def per_label(rows: list[Result], base_rows: list[Result], label_of: Callable[[Result], list[str]], seed: int,
+              n_resamples: int, n_flips: int) -> dict[str, dict[str, Any]]:
+    """The pair's statistics within each label of the baseline row of the same (question, repeat)."""
+    base_labels = {(row.question_id, row.repeat): label_of(row) for row in base_rows}
     grouped: dict[str, tuple[list[Result], list[Result]]] = defaultdict(lambda: ([], []))
     for row in rows:
-        grouped[category.get(row.question_id, row.category)][0].append(row)
+        for label in base_labels.get((row.question_id, row.repeat)) or label_of(row):
+            grouped[label][0].append(row)
     for row in base_rows:
-        grouped[row.category][1].append(row)
+        for label in base_labels[(row.question_id, row.repeat)]:
+            grouped[label][1].append(row)
     out = {}
     for name in sorted(grouped):
         entry = compare(grouped[name][0], grouped[name][1], seed, n_resamples, n_flips)
@@ -109,8 +114,16 @@ def per_category(rows: list[Result], base_rows: list[Result], seed: int,
     return out
 
 
-def pair_runs(base: LoadedRun, run: LoadedRun, shared: set[str], n_resamples: int, n_flips: int) -> list[dict]:
-    """One entry per paired strategy of `run` against `base`, over the shared questions."""
+def per_category(rows: list[Result], base_rows: list[Result], seed: int,
+                 n_resamples: int, n_flips: int) -> dict[str, dict[str, Any]]:
+    """The pair's statistics within each category (the baseline rows' category)."""
+    return per_label(rows, base_rows, lambda row: [row.category], seed, n_resamples, n_flips)
+
+
+def pair_runs(base: LoadedRun, run: LoadedRun, shared: set[str], n_resamples: int, n_flips: int,
+              group_by: Sequence[str] = ()) -> list[dict]:
+    """One entry per paired strategy of `run` against `base`, over the shared questions; with
+    `group_by`, `per_group` too (by the joint value of those fields, as `report --group-by`)."""
     entries = []
     for base_strategy, strategy in strategy_pairs(base, run):
         rows = _restricted(run.by_strategy[strategy], shared)
@@ -119,6 +132,9 @@ def pair_runs(base: LoadedRun, run: LoadedRun, shared: set[str], n_resamples: in
         pair = {"baseline": base.name, "run": run.name, "baseline_strategy": base_strategy,
                 "strategy": strategy, "n_shared": len(shared), **{key: entry[key] for key in PAIR_KEYS},
                 "per_category": per_category(rows, base_rows, base.seed, n_resamples, n_flips)}
+        if group_by:
+            pair["per_group"] = per_label(rows, base_rows, lambda row: group_keys(row, group_by), base.seed,
+                                          n_resamples, n_flips)
         entries.append({**pair, **pair_metric_values(rows, base_rows, base.seed, n_resamples, set(pair))})
     return entries
 
@@ -136,9 +152,11 @@ def baseline_index(runs: list[LoadedRun], baseline: Path | None) -> int:
 
 
 def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, shared_only: bool = False,
-                      n_resamples: int = 2000, n_flips: int = 2000) -> dict[str, Any]:
+                      n_resamples: int = 2000, n_flips: int = 2000, group_by: Sequence[str] = (),
+                      where: str | None = None) -> dict[str, Any]:
     """The `compare --json` object: every run against the baseline run, paired; and, for runs that
-    graded the same answers, how their graders agree (factprobe.eval.analysis.grader_agreement)."""
+    graded the same answers, how their graders agree (factprobe.eval.analysis.grader_agreement).
+    `where` is only recorded: the runs come already kept to its rows (loaded_runs.narrowed)."""
     if len(runs) < 2:
         raise QuestionSetError("compare needs at least two runs")
     base = runs[baseline_index(runs, baseline)]
@@ -147,7 +165,7 @@ def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, share
     for run in runs:
         if run is base:
             continue
-        found = pair_runs(base, run, shared, n_resamples, n_flips)
+        found = pair_runs(base, run, shared, n_resamples, n_flips, group_by)
         if not found:
             warnings.append(f"{run.name} shares no strategy name with {base.name} ({', '.join(run.by_strategy)} "
                             f"vs {', '.join(base.by_strategy)}), so it is not paired")
@@ -157,4 +175,21 @@ def compare_runs_data(runs: list[LoadedRun], baseline: Path | None = None, share
     return {"baseline": base.name, "runs": [run.name for run in runs], "n_shared": len(shared),
             "questions": {run.name: len(question_texts(run)) for run in runs},
             "warnings": warnings, "pairs": pairs, "grader_agreement": agreement,
-            "judge_rank_agreement": judge_rankings(runs)}
+            "judge_rank_agreement": judge_rankings(runs), "where": where or None, "group_by": list(group_by)}
+
+
+def strategy_lines(data: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """{baseline strategy: {run name: that run's strategy paired with it}}, the baseline run first:
+    what one figure line, or one row of the question browser, follows across runs."""
+    lines: dict[str, dict[str, str]] = {}
+    for pair in data["pairs"]:
+        line = lines.setdefault(pair["baseline_strategy"], {data["baseline"]: pair["baseline_strategy"]})
+        line[pair["run"]] = pair["strategy"]
+    return lines
+
+
+
+def breakdown_key(data: dict[str, Any]) -> str:
+    """The pairs' key the tables and figures break ΔF down by: `per_group` with --group-by, else
+    `per_category`."""
+    return "per_group" if data.get("group_by") else "per_category"

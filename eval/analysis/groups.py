@@ -150,6 +150,15 @@ def filtered(rows: Sequence[Result], conditions: list[Condition]) -> list[Result
     return [row for row in rows if all(c.holds(row) for c in conditions)]
 
 
+def group_keys(row: Result, fields: Sequence[str]) -> list[str]:
+    """The row's group labels: the joint value of `fields` (labels joined with " / "), "all" without."""
+    keys = [ALL_LABEL]
+    for name in fields:
+        keys = [f"{key} / {label}" if key != ALL_LABEL else label for key in keys
+                for label in labels(field_value(row, name))]
+    return keys
+
+
 def grouped_scores(rows: Sequence[Result], fields: Sequence[str]) -> dict[str, dict[str, Any]]:
     """{group label: CO/IN/NA/CGA/F and counts} over the answerable rows, by the joint value of
     `fields` (labels joined with " / "); with no field, one group "all"."""
@@ -157,11 +166,7 @@ def grouped_scores(rows: Sequence[Result], fields: Sequence[str]) -> dict[str, d
     for row in rows:
         if not row.answerable:
             continue
-        keys = [ALL_LABEL]
-        for name in fields:
-            keys = [f"{key} / {label}" if key != ALL_LABEL else label for key in keys
-                    for label in labels(field_value(row, name))]
-        for key in keys:
+        for key in group_keys(row, fields):
             counts[key][row.grade] += 1
     return {key: metrics_from_counts(counts[key]) for key in sorted(counts)}
 

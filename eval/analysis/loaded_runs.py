@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from factprobe.eval.analysis.groups import check_fields, filtered, parse_where
 from factprobe.eval.analysis.summary import LatestRows, build_summary, latest_rows
 from factprobe.eval.core.schema import Result
 from factprobe.eval.store.run_dir import RunDir
@@ -55,3 +57,19 @@ def load_runs(paths: list[Path]) -> list[LoadedRun]:
     return runs
 
 
+
+
+def narrowed(runs: list[LoadedRun], where: str | None, group_by: Sequence[str] = ()) -> list[LoadedRun]:
+    """The runs kept to their rows matching `where`, each scored by `group_by` too (its summary's
+    `groups`), as `factprobe report --where --group-by` reads them; the runs as they are without
+    either. A malformed condition or unknown field is report's GroupError."""
+    if not where and not group_by:
+        return runs
+    conditions = parse_where(where)
+    kept = []
+    for run in runs:
+        check_fields(run.rows, group_by, "--group-by")
+        config = {**(run.manifest.get("config") or {}), "group_by": list(group_by), "where": where}
+        rows = LatestRows(filtered(run.rows, conditions))
+        kept.append(LoadedRun(run.name, run.path, rows, {**run.manifest, "config": config}))
+    return kept

@@ -10,6 +10,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from factprobe.eval.analysis.cross_run import breakdown_key
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.tables.deltas import delta_cell
@@ -23,25 +24,38 @@ from factprobe.eval.report.tables.undecided import (
 )
 
 
+def group_scores(run: LoadedRun, strategy: str) -> dict[str, dict[str, Any]]:
+    """{group: scores} of the run's strategy under --group-by (its summary's `groups`); {} without."""
+    groups = run.summary.get("groups") or {}
+    return ((groups.get("strategies") or {}).get(strategy) or {}) if groups.get("by") else {}
+
+
 def side_by_side(runs: list[LoadedRun], console: Console) -> None:
-    """One row per (run, strategy): the run's own scores (F's range and `undec.` while rows are UNGRADED)."""
+    """One row per (run, strategy): the run's own scores (F's range and `undec.` while rows are UNGRADED);
+    under --group-by, one more row per group (`group` column)."""
     undecided = any_undecided(s for run in runs for s in run.summary["strategies"].values())
+    grouped = any(group_scores(run, name) for run in runs for name in run.summary["strategies"])
     table = Table(title="runs compared (answerable questions; % of graded)")
-    for column in ("run", "model", "dataset", "strategy", "n", "CO", "IN", "NA", "CGA", "F",
-                   *(["undec."] if undecided else []), "ECE", "latency s"):
-        table.add_column(column, justify="left" if column in ("run", "model", "dataset", "strategy")
+    for column in ("run", "model", "dataset", "strategy", *(["group"] if grouped else []), "n", "CO", "IN", "NA",
+                   "CGA", "F", *(["undec."] if undecided else []), "ECE", "latency s"):
+        table.add_column(column, justify="left" if column in ("run", "model", "dataset", "strategy", "group")
                          else "right")
     for run in runs:
         config = run.manifest.get("config") or {}
         for name, s in run.summary["strategies"].items():
-            table.add_row(run.name, str(config.get("model", "?")), str(config.get("dataset", "?")),
-                          name, str(s["n"]), pct(s["accuracy"]), pct(s["incorrect_rate"]),
-                          pct(s["not_attempted_rate"]), pct(s["cga"]), f_range_cell(s, pct(s["f_score"]), " "),
-                          *([pct(s.get("undecided_share"))] if undecided else []), pct(s.get("ece")),
-                          num(s["latency_s_mean"]))
+            for group, scores in [("all", s), *(group_scores(run, name).items() if grouped else [])]:
+                table.add_row(run.name, str(config.get("model", "?")), str(config.get("dataset", "?")), name,
+                              *([group] if grouped else []), *score_cells(scores, undecided))
     if undecided:
         table.caption = UNDECIDED_CAPTION
     console.print(table)
+
+
+def score_cells(s: dict[str, Any], undecided: bool) -> list[str]:
+    """n, CO, IN, NA, CGA, F (its range), undec. when shown, ECE and latency of one strategy or group."""
+    return [str(s["n"]), pct(s["accuracy"]), pct(s["incorrect_rate"]), pct(s["not_attempted_rate"]), pct(s["cga"]),
+            f_range_cell(s, pct(s["f_score"]), " "), *([pct(s.get("undecided_share"))] if undecided else []),
+            pct(s.get("ece")), num(s.get("latency_s_mean"))]
 
 
 def strategy_label(pair: dict[str, Any]) -> str:
@@ -89,12 +103,13 @@ def calibration_pair_table(data: dict[str, Any], console: Console) -> None:
 
 
 def category_table(data: dict[str, Any], console: Console) -> None:
-    """ΔF per category of each pair."""
-    table = Table(title=f"ΔF per category vs {data['baseline']}", box=box.SIMPLE_HEAD)
-    for column in ("run", "strategy", "category", "pairs", "F base", "F", "ΔF [95% CI]", "p"):
-        table.add_column(column, justify="left" if column in ("run", "strategy", "category") else "right")
+    """ΔF per category of each pair (per group under --group-by)."""
+    by = " / ".join(data.get("group_by") or [])
+    table = Table(title=f"ΔF per {by or 'category'} vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    for column in ("run", "strategy", by or "category", "pairs", "F base", "F", "ΔF [95% CI]", "p"):
+        table.add_column(column, justify="left" if column in ("run", "strategy", by or "category") else "right")
     for pair in data["pairs"]:
-        for category, entry in pair["per_category"].items():
+        for category, entry in pair[breakdown_key(data)].items():
             table.add_row(pair["run"], strategy_label(pair), category, str(entry["n_pairs"]),
                           pct(entry["baseline_f_score"]), pct(entry["f_score"]),
                           gain_cell(entry).replace("\n", " "), p_cell(entry))
@@ -135,7 +150,7 @@ def print_comparison(runs: list[LoadedRun], data: dict[str, Any], console: Conso
     side_by_side(runs, console)
     paired_table(data, console)
     calibration_pair_table(data, console)
-    if any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
+    if data.get("group_by") or any(len(pair["per_category"]) > 1 for pair in data["pairs"]):
         category_table(data, console)
     agreement_table(data, console)
     judge_rank_table(data, console)

@@ -1,13 +1,13 @@
 """Figures across runs (`factprobe compare … --html FILE`), drawn from each run's summary and the
-paired comparison, written as PNG and SVG beside the HTML file:
+paired comparison, written as PNG and SVG in a folder beside the HTML file (`figure_folder`):
 
 - reliability: every run's verbal-confidence reliability bins of one strategy in one panel (WorldVQA
   Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than HIDDEN_BIN_MAX_ROWS rows
   (WorldVQA draws only those; factprobe.eval.report.reliability), hollow ones for the rest, sized by
   count; the diagonal is perfect calibration;
-- per_category: F per category of every run, as a radar with three categories or more (WorldVQA
-  Fig. 3), else as grouped bars;
-- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category;
+- per_category: F per category (per `--group-by` group when given) of every run, as a radar with
+  three categories or more (WorldVQA Fig. 3), else as grouped bars;
+- delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category (group);
 - delta_calibration: each run's ΔECE and Δover of the stated confidence against the baseline run,
   with their 95% CIs (the pairs' `ece_delta`, `over_delta`).
 """
@@ -22,6 +22,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from factprobe.eval.analysis.cross_run import breakdown_key, strategy_lines
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.html.figures import save_figure
 from factprobe.eval.report.reliability import HIDDEN_BIN_MAX_ROWS, drawn_bins
@@ -39,17 +40,26 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.+-]+", "_", text)
 
 
-def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
-    """Every run's reliability bins of `strategy` in one panel; None when no run has confidences."""
+Line = list[tuple[LoadedRun, str]]
+
+
+def line_label(run: LoadedRun, strategy: str, title: str) -> str:
+    """The run's name, with its strategy when that is not the figure's."""
+    return run.name if strategy == title else f"{run.name}: {strategy}"
+
+
+def reliability_overlay(line: Line, title: str) -> Figure | None:
+    """Every run's reliability bins of its strategy in `line` in one panel; None when no run has
+    confidences."""
     figure, axis = _figure(5.0, 5.0)
     axis.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1, label="perfect calibration")
     drawn = False
-    for index, run in enumerate(runs):
+    for index, (run, strategy) in enumerate(line):
         bins = [b for b in (run.summary.get("reliability") or {}).get(strategy) or [] if b.get("n")]
         if not bins:
             continue
         drawn = True
-        color = f"C{index % 10}"
+        color, name = f"C{index % 10}", line_label(run, strategy, title)
         n = np.array([b["n"] for b in bins], dtype=float)
         confidence = np.array([b["confidence_mean"] for b in bins], dtype=float)
         accuracy = np.array([b["accuracy"] for b in bins], dtype=float)
@@ -57,30 +67,38 @@ def reliability_overlay(runs: list[LoadedRun], strategy: str) -> Figure | None:
         shown = drawn_bins(n)
         axis.plot(confidence, accuracy, color=color, linewidth=0.8, alpha=0.5)
         axis.scatter(confidence[shown], accuracy[shown], s=sizes[shown], color=color, edgecolor="black",
-                     alpha=0.8, zorder=3, label=f"{run.name} (n={int(n.sum())})" if shown.any() else None)
+                     alpha=0.8, zorder=3, label=f"{name} (n={int(n.sum())})" if shown.any() else None)
         axis.scatter(confidence[~shown], accuracy[~shown], s=sizes[~shown], facecolor="none", edgecolor=color,
-                     zorder=3, label=None if shown.any() else f"{run.name} (n={int(n.sum())})")
+                     zorder=3, label=None if shown.any() else f"{name} (n={int(n.sum())})")
     if not drawn:
         return None
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")
-    axis.set_title(f"Reliability of {strategy} across runs\n(filled: bins with > {HIDDEN_BIN_MAX_ROWS} rows; "
+    axis.set_title(f"Reliability of {title} across runs\n(filled: bins with > {HIDDEN_BIN_MAX_ROWS} rows; "
                    "hollow: the rest, which WorldVQA hides)", fontsize=9)
     axis.legend(loc="upper left", fontsize=7)
     return figure
 
 
-def category_scores(runs: list[LoadedRun], strategy: str) -> tuple[list[str], dict[str, list[float]]]:
-    """The categories any run scored for `strategy`, and each run's F per category (NaN where absent)."""
-    tables = {run.name: (run.summary.get("per_category") or {}).get(strategy) or {} for run in runs}
+def score_table(run: LoadedRun, strategy: str) -> dict[str, Any]:
+    """{label: scores} of the run's strategy: by its `--group-by` groups when it has them, else by category."""
+    groups = run.summary.get("groups") or {}
+    if groups.get("by") and "strategies" in groups:
+        return groups["strategies"].get(strategy) or {}
+    return (run.summary.get("per_category") or {}).get(strategy) or {}
+
+
+def category_scores(line: Line, title: str) -> tuple[list[str], dict[str, list[float]]]:
+    """The categories (or groups) any run of `line` scored, and each run's F per one (NaN where absent)."""
+    tables = {line_label(run, strategy, title): score_table(run, strategy) for run, strategy in line}
     categories = sorted({category for table in tables.values() for category in table})
     values = {name: [np.nan if (table.get(c) or {}).get("f_score") is None else table[c]["f_score"]
                      for c in categories] for name, table in tables.items() if table}
     return categories, values
 
 
-def category_chart(runs: list[LoadedRun], strategy: str) -> Figure | None:
-    """F per category of every run: a radar from three categories on, grouped bars below that."""
-    categories, values = category_scores(runs, strategy)
+def category_chart(line: Line, title: str, by: str = "category") -> Figure | None:
+    """F per category (or group) of every run: a radar from three categories on, grouped bars below."""
+    categories, values = category_scores(line, title)
     if not categories or len(values) < 2:
         return None
     if len(categories) >= 3:
@@ -98,7 +116,7 @@ def category_chart(runs: list[LoadedRun], strategy: str) -> Figure | None:
             axis.bar(np.arange(len(categories)) + index * width, 100 * np.asarray(scores), width, label=name)
         axis.set_xticks(np.arange(len(categories)) + 0.4 - width / 2, categories)
         axis.set(ylabel="F (%)", ylim=(0, 100))
-    axis.set_title(f"F per category: {strategy}", fontsize=9)
+    axis.set_title(f"F per {by}: {title}", fontsize=9)
     axis.legend(loc="lower right", fontsize=7, bbox_to_anchor=(1.1, -0.12))
     return figure
 
@@ -111,8 +129,9 @@ def delta_rows(data: dict[str, Any]) -> list[tuple[str, float, float | None, flo
         if pair["strategy"] != pair["baseline_strategy"]:
             label += f" vs {pair['baseline_strategy']}"
         entries = [(label, pair)]
-        if len(pair["per_category"]) > 1:
-            entries += [(f"· {category}", entry) for category, entry in pair["per_category"].items()]
+        parts = pair[breakdown_key(data)]
+        if len(parts) > 1:
+            entries += [(f"· {category}", entry) for category, entry in parts.items()]
         for text, entry in entries:
             if entry["f_score_delta"] is not None:
                 rows.append((text, entry["f_score_delta"], entry["ci_low"], entry["ci_high"]))
@@ -160,14 +179,23 @@ def calibration_delta_chart(data: dict[str, Any]) -> Figure | None:
     return figure
 
 
+def figure_folder(out: Path) -> Path:
+    """The folder of the figures of the page `out`: `<out stem>_files` beside it."""
+    return out.with_name(f"{out.stem}_files")
+
+
 def compare_figures(runs: list[LoadedRun], data: dict[str, Any], out: Path) -> list[Path]:
-    """Draw every cross-run figure as `<out stem>_<name>.png` (and .svg) beside `out`; their paths."""
-    strategies = list(dict.fromkeys(pair["baseline_strategy"] for pair in data["pairs"]))
+    """Draw every cross-run figure as `<name>.png` (and .svg) in `figure_folder(out)`; their paths.
+    Each reliability overlay and radar follows one baseline strategy and the strategy each run
+    paired with it (cross_run.strategy_lines)."""
+    by_name = {run.name: run for run in runs}
+    by = " / ".join(data.get("group_by") or []) or "category"
     figures: list[tuple[str, Figure | None]] = [("delta_f", delta_chart(data)),
                                                 ("delta_calibration", calibration_delta_chart(data))]
-    for strategy in strategies:
-        figures.append((f"reliability_{_slug(strategy)}", reliability_overlay(runs, strategy)))
-        figures.append((f"per_category_{_slug(strategy)}", category_chart(runs, strategy)))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return [save_figure(figure, out.with_name(f"{out.stem}_{name}.png"), DPI)
-            for name, figure in figures if figure is not None]
+    for title, paired in strategy_lines(data).items():
+        line = [(by_name[name], strategy) for name, strategy in paired.items()]
+        figures.append((f"reliability_{_slug(title)}", reliability_overlay(line, title)))
+        figures.append((f"per_category_{_slug(title)}", category_chart(line, title, by)))
+    folder = figure_folder(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    return [save_figure(figure, folder / f"{name}.png", DPI) for name, figure in figures if figure is not None]

@@ -65,10 +65,10 @@ def kk_ku_figure(runs: Sequence[HasSummary]) -> Any:
     return figure
 
 
-def self_awareness_figures(runs: Sequence[HasSummary], out: Path) -> list[Path]:
-    """The scatter as `<out stem>_self_awareness.png` (and .svg) beside `out`; [] without scores."""
+def self_awareness_figures(runs: Sequence[HasSummary], folder: Path) -> list[Path]:
+    """The scatter as `self_awareness.png` (and .svg) in `folder`; [] without scores."""
     figure = kk_ku_figure(runs)
     if figure is None:
         return []
-    out.parent.mkdir(parents=True, exist_ok=True)
-    return [save_figure(figure, out.with_name(f"{out.stem}_self_awareness.png"), DPI)]
+    folder.mkdir(parents=True, exist_ok=True)
+    return [save_figure(figure, folder / "self_awareness.png", DPI)]

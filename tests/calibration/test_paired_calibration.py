@@ -289,8 +289,8 @@ def test_compare_pairs_carry_calibration_deltas_from_the_results_files(tmp_path,
     page = out.read_text()         # the terminal's table, as the page captures it
     assert "Calibration vs steady" in page and "ΔECE [95% CI]" in page and "Δover [95% CI]" in page
     assert f"{100 * pair['ece_delta']:+.1f} [{100 * pair['ece_delta_ci_low']:+.1f}," in page
-    assert (out.parent / "compare_delta_calibration.png").stat().st_size > 0
-    assert 'data-name="compare_delta_calibration"' in page
+    assert (out.parent / "compare_files" / "delta_calibration.png").stat().st_size > 0
+    assert 'data-name="delta_calibration"' in page
 
 
 def test_no_paired_table_without_any_stated_confidence() -> None:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from factprobe.eval.analysis.cross_run import strategy_lines
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.report.compare import (
     agreement_table,
@@ -57,6 +58,18 @@ def _shareable_table(table: HtmlTable) -> HtmlTable:
     return table
 
 
+def browser_names(runs: list[LoadedRun], data: dict[str, Any]) -> list[dict[str, str]]:
+    """Per run, {its strategy: the name the question browser matches it under}: the paired strategies'
+    names joined with " vs " (one name when they agree)."""
+    names: list[dict[str, str]] = [{} for _ in runs]
+    index = {run.name: number for number, run in enumerate(runs)}
+    for line in strategy_lines(data).values():
+        label = " vs ".join(dict.fromkeys(line.values()))
+        for run_name, strategy in line.items():
+            names[index[run_name]][strategy] = label
+    return names
+
+
 def write_compare_html(runs: list[LoadedRun], data: dict[str, Any], out: Path, table_functions: list[TableFn],
                        figures: list[InlineFigure] | None = None) -> Path:
     """Write the cross-run report to `out`."""
@@ -70,7 +83,7 @@ def write_compare_html(runs: list[LoadedRun], data: dict[str, Any], out: Path, t
     judge_rank_table(data, collector)
     per_run = [report_tables(table_functions, run.summary) for run in runs]
     names = [run.name for run in runs]
-    records = differing_records([run.rows for run in runs])
+    records = differing_records([run.rows for run in runs], browser_names(runs, data))
     out.parent.mkdir(parents=True, exist_ok=True)
     return render_to(
         out, "compare.html.j2",

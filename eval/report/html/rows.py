@@ -119,18 +119,26 @@ def filter_choices(rows: list[Result] | list[SlimRow]) -> Iterator[dict[str, Any
         yield {"strategy": row.strategy, "category": row.category, "hops": row.hop_count, "repeat": row.repeat}
 
 
-def differing_records(runs: Sequence[Sequence[Result]]) -> list[dict[str, Any]]:
-    """Records of the keys at least two runs answered with different grades, one entry per run."""
-    by_run: list[dict[Key, Result]] = [{row.key: row for row in rows} for rows in runs]
+def differing_records(runs: Sequence[Sequence[Result]],
+                      names: Sequence[dict[str, str]] | None = None) -> list[dict[str, Any]]:
+    """Records of the keys at least two runs answered with different grades, one entry per run.
+    `names` gives, per run, the strategy name its strategies are matched under (a run's `refusal`
+    under `vanilla vs refusal` when it is paired with the other's `vanilla`); by their own names
+    without it."""
+    by_run: list[dict[Key, Result]] = []
+    for index, rows in enumerate(runs):
+        shared = names[index] if names else {}
+        by_run.append({(row.question_id, shared.get(row.strategy, row.strategy), row.repeat): row for row in rows})
     keys: dict[Key, None] = {}
-    for rows in by_run:
-        keys.update(dict.fromkeys(rows))
+    for found_rows in by_run:
+        keys.update(dict.fromkeys(found_rows))
     records = []
     for key in keys:
-        present = [rows.get(key) for rows in by_run]
+        present = [found_rows.get(key) for found_rows in by_run]
         found = [row for row in present if row is not None]
         if len(found) >= 2 and len({row.grade for row in found}) > 1:
-            records.append(record(found[0], [entry(row) if row else None for row in present]))
+            item = record(found[0], [entry(row) if row else None for row in present])
+            records.append({**item, "strategy": key[1]})
     return records
 
 

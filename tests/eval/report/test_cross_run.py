@@ -34,8 +34,8 @@ WEAK_RIGHT = {"cap-france", "cap-italy", "sym-gold", "cap-egypt"}
 WEAK_DECLINES = {"cap-kenya", "sym-lead"}
 
 
-def scripted(right: set[str], declines: set[str], varies: set[str] = frozenset()):
-    by_text = {q.question: q for q in QUESTIONS}
+def scripted(right: set[str], declines: set[str], varies: set[str] = frozenset(), questions=QUESTIONS):
+    by_text = {q.question: q for q in questions}
 
     def script(messages, params) -> str:
         text = last_user(messages)
@@ -49,12 +49,13 @@ def scripted(right: set[str], declines: set[str], varies: set[str] = frozenset()
     return script
 
 
-def make_run(tmp_path: Path, monkeypatch, name: str, script, questions=QUESTIONS, repeats: int = 2) -> Path:
+def make_run(tmp_path: Path, monkeypatch, name: str, script, questions=QUESTIONS, repeats: int = 2,
+             strategies: str = "vanilla") -> Path:
     data = tmp_path / f"{name}.jsonl"
     write_questions(data, questions)
     monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(script, name))
     out = tmp_path / name
-    code = cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--repeats", str(repeats),
+    code = cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", strategies, "--repeats", str(repeats),
                      "--no-cache", "--out", str(out)])
     assert code == 0
     return out
@@ -179,8 +180,9 @@ def test_compare_page_shows_the_pairs_and_figures_without_local_paths(two_runs, 
     assert str(strong.parent) not in page and str(tmp_path) not in page and str(Path.home()) not in page and str(Path.cwd()) not in page
     assert RunDir(strong).read_manifest()["config"]["dataset"].startswith(("jsonl:/", "jsonl:" + str(tmp_path)))
     for name in ("delta_f", "reliability_vanilla", "per_category_vanilla"):
-        assert (out.parent / f"compare_{name}.png").stat().st_size > 0
-        assert f'data-name="compare_{name}"' in page
+        assert (out.parent / "compare_files" / f"{name}.png").stat().st_size > 0
+        assert f'data-name="{name}"' in page
+    assert sorted(path.name for path in out.parent.iterdir()) == ["compare.html", "compare_files"]
 
 
 def test_difficulty_tiers_count_the_runs_that_answered_each_question(two_runs, tmp_path, capsys) -> None:

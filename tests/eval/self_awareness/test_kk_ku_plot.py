@@ -70,8 +70,8 @@ def test_compare_html_draws_each_run_at_its_kk_and_ku(tmp_path, monkeypatch, cap
     out = tmp_path / "pages" / "cmp.html"
     assert cli.main(["compare", str(cautious), str(sure), "--html", str(out)]) == 0
     capsys.readouterr()
-    assert (out.parent / "cmp_self_awareness.png").stat().st_size > 0
-    assert 'data-name="cmp_self_awareness"' in out.read_text()
+    assert (out.parent / "cmp_files" / "self_awareness.png").stat().st_size > 0
+    assert 'data-name="self_awareness"' in out.read_text()
 
 
 def test_undefined_scores_are_left_out_and_no_scores_draw_nothing(tmp_path) -> None:
@@ -80,6 +80,6 @@ def test_undefined_scores_are_left_out_and_no_scores_draw_nothing(tmp_path) -> N
             SimpleNamespace(name="b", summary={})]
     points, left_out = kk_ku_points(runs)
     assert points == [("a: refusal", 25.0, 50.0)] and left_out == ["a: vanilla"]
-    assert self_awareness_figures([runs[1]], tmp_path / "cmp.html") == []
-    [path] = self_awareness_figures(runs, tmp_path / "cmp.html")
-    assert path.name == "cmp_self_awareness.png" and path.with_suffix(".svg").is_file()
+    assert self_awareness_figures([runs[1]], tmp_path / "cmp_files") == []
+    [path] = self_awareness_figures(runs, tmp_path / "cmp_files")
+    assert path == tmp_path / "cmp_files" / "self_awareness.png" and path.with_suffix(".svg").is_file()
