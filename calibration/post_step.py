@@ -3,7 +3,8 @@
 It computes the statistics the selected methods need, each once, then lets every method score
 from them, and returns the row fields:
 
-- `confidences`: `{output: value}` on the 0–100 scale (None where a method has no value);
+- `confidences`: `{output: value}` on the 0–100 scale (None where a method has no value, and where
+  it gave one outside 0–100, infinite or NaN: refused as unreadable, never clamped);
 - `confidence_calls`, `confidence_latency_s`, `confidence_prompt_tokens`,
   `confidence_completion_tokens`: the measurement's own model calls, kept out of the row's
   `llm_calls`, `latency_s` and token counts (they are not the strategy's cost);
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from factprobe.agents.models.base import ModelError
+from factprobe.agents.parsing import on_scale
 from factprobe.calibration.statistics import Measurement, StatisticInput, get_statistic
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.run.confidence import ConfidenceMethod, MethodInput, get_method
@@ -42,7 +44,7 @@ async def confidence_step(data: PostStepInput) -> dict[str, Any]:
                 failures[need] = f"{type(exc).__name__}: {exc}"
     confidences: dict[str, float | None] = {}
     if data.state.get("confidence") is not None:
-        confidences["verbal"] = data.state.get("confidence")
+        confidences["verbal"] = on_scale(data.state.get("confidence"))
     errors: dict[str, str] = {}
     for method in methods:
         failed = [failures[need] for need in method.needs if need in failures]
@@ -52,7 +54,7 @@ async def confidence_step(data: PostStepInput) -> dict[str, Any]:
             errors.update(dict.fromkeys(method.outputs, failed[0]) if failed else {})
         else:
             values = method.score(MethodInput(data.question, data.state, stats))
-        confidences.update(values)
+        confidences.update({output: on_scale(value) for output, value in values.items()})
     row: dict[str, Any] = {
         "confidences": confidences,
         "confidence_calls": len(measurement.calls),

@@ -7,13 +7,13 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.calibration.metrics import N_BINS
 from factprobe.calibration.summary import HIGH_CONFIDENCE
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.build import report_table
 from factprobe.eval.report.tables.deltas import delta_cell
+from factprobe.eval.report.tables.literal import LiteralTable
 
 # every column defined as computed (calibration.metrics, calibration.rows, calibration.summary)
 FOOTNOTE = (
@@ -54,7 +54,7 @@ def calibration_table(summary: dict[str, Any], console: Console) -> None:
     if not calibration:
         return
     high = f"{HIGH_CONFIDENCE:.0f}"
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption_justify="left",
+    table = LiteralTable(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption_justify="left",
                   title="Calibration: CORRECT vs INCORRECT, answerable questions, raw confidences",
                   caption=FOOTNOTE)
     for column in ("strategy", "method", "n", "cov", "ECE [CI]", "dECE [CI]", "MCE", "Brier", "slope",
@@ -84,7 +84,7 @@ def calibration_gains_table(summary: dict[str, Any], console: Console) -> None:
     gains = {strategy: methods for strategy, methods in gains.items() if methods}
     if not gains:
         return
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption=GAINS_FOOTNOTE,
+    table = LiteralTable(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True, caption=GAINS_FOOTNOTE,
                   caption_justify="left",
                   title=f"Calibration vs {summary.get('baseline')} (paired, % and points)")
     for column in ("strategy", "method", "rows", "ECE base", "ECE", "ΔECE [95% CI]", "over base", "over",

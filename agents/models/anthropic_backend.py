@@ -7,7 +7,7 @@ import time
 from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelSpecError
-from factprobe.agents.models.replies import InvalidReply, checked
+from factprobe.agents.models.replies import InvalidReply, checked, token_count
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
 from factprobe.agents.models.wire import anthropic_content
@@ -112,8 +112,8 @@ class AnthropicModel:
             texts.append(text)
         usage = getattr(response, "usage", None)
         return Completion(text="".join(texts), model=self.name,
-                          prompt_tokens=int(getattr(usage, "input_tokens", 0) or 0),
-                          completion_tokens=int(getattr(usage, "output_tokens", 0) or 0),
+                          prompt_tokens=token_count(usage, "input_tokens"),
+                          completion_tokens=token_count(usage, "output_tokens"),
                           latency_s=latency, logprobs=None, finish_reason=getattr(response, "stop_reason", None))
 
     async def identity(self) -> dict[str, Any]:

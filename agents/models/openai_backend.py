@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError, ModelSpecError
-from factprobe.agents.models.replies import InvalidReply, checked
+from factprobe.agents.models.replies import InvalidReply, checked, token_count
 from factprobe.agents.models.retry import RetryPolicy, with_retries
 from factprobe.agents.models.sdk_client import LoopBoundClient
 from factprobe.agents.models.wire import openai_message
@@ -180,8 +180,8 @@ class OpenAIModel:
             raise InvalidReply(f"malformed reply: the content is {type(content).__name__}, not text")
         usage = getattr(response, "usage", None)
         return Completion(text=content or "", model=self.name,
-                          prompt_tokens=int(getattr(usage, "prompt_tokens", 0) or 0),
-                          completion_tokens=int(getattr(usage, "completion_tokens", 0) or 0),
+                          prompt_tokens=token_count(usage, "prompt_tokens"),
+                          completion_tokens=token_count(usage, "completion_tokens"),
                           latency_s=latency,
                           logprobs=_token_logprobs(choice) if params.logprobs else None,
                           finish_reason=choice.finish_reason)

@@ -5,11 +5,15 @@ A reply breaks the rules when
 - the server counts more than `TOKEN_FACTOR` × `max_tokens` completion tokens; or
 - its text is longer than `CHARS_PER_TOKEN_LIMIT` × `max_tokens` characters (16 × the ~4
   characters of an average token: no honest reply of `max_tokens` tokens comes near it).
-A reply the SDK cannot parse (not JSON, no choices, no message) is malformed. All of these are
-InvalidReply errors: the backends retry them (bounded) and the response cache never stores them.
+A reply the SDK cannot parse (not UTF-8, not JSON, no choices, no message) is malformed, and so is
+one whose `usage` holds a token count that is not a whole number >= 0 (NaN, infinite, negative,
+text). All of these are InvalidReply errors: the backends retry them (bounded) and the response cache never stores them.
 """
 
 from __future__ import annotations
+
+import math
+from typing import Any
 
 from factprobe.agents.models.base import Completion, GenerationParams, ModelError
 
@@ -19,6 +23,18 @@ CHARS_PER_TOKEN_LIMIT = 16 * 4
 
 class InvalidReply(ModelError):
     """A reply that arrived but cannot be used: empty, oversized or malformed."""
+
+
+def token_count(usage: Any, field: str) -> int:
+    """`usage.<field>` as a token count, 0 when the server sent none; InvalidReply when it is not a
+    whole number >= 0 (NaN, infinite, negative, fractional, text or a boolean)."""
+    value = getattr(usage, field, None)
+    if value is None:
+        return 0
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or value < 0 or value != int(value)):
+        raise InvalidReply(f"malformed reply: usage {field} is {value!r}, not a token count")
+    return int(value)
 
 
 def reply_problem(completion: Completion, params: GenerationParams) -> str | None:

@@ -3,10 +3,10 @@
 Each attempt runs under the policy's request timeout, which covers the whole response: a server
 that trickles its body a byte at a time is cut off like one that never answers (the SDKs' own
 timeout is per read). Transient failures -- timeouts, connection errors, 408, 409, 429, 5xx and
-invalid replies (a 200 whose body is not JSON included, whichever SDK parsed it) -- are retried
-at most `max_retries` times, waiting what the server's `retry-after-ms`/`Retry-After` header asks
-(capped), else an exponential backoff with jitter. The SDKs' own retries are off: they cannot see
-invalid replies or the deadline.
+invalid replies (a 200 whose body is not UTF-8 or not JSON, or whose usage counts are not counts,
+included, whichever SDK parsed it) -- are retried at most `max_retries` times, waiting what the
+server's `retry-after-ms`/`Retry-After` header asks (capped), else an exponential backoff with
+jitter. The SDKs' own retries are off: they cannot see invalid replies or the deadline.
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ async def with_retries(attempt: Callable[[], Awaitable[T]], policy: RetryPolicy,
             return await attempt()
         except json.JSONDecodeError as exc:  # a 200 whose body is not JSON: the SDK's parse failed
             raise InvalidReply(f"malformed reply: {exc}") from None
+        except UnicodeDecodeError as exc:  # a 200 whose body is not UTF-8: json.loads of its bytes failed
+            raise InvalidReply(f"malformed reply: not UTF-8 ({exc.reason} at byte {exc.start})") from None
 
     def counted(exc: BaseException) -> None:
         nonlocal retried

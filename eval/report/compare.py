@@ -8,12 +8,12 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.analysis.cross_run import breakdown_key
 from factprobe.eval.analysis.loaded_runs import LoadedRun
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.tables.deltas import delta_cell
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.report.tables.scores import gain_cell, p_cell
 from factprobe.eval.report.tables.undecided import (
     UNDECIDED_CAPTION,
@@ -35,7 +35,7 @@ def side_by_side(runs: list[LoadedRun], console: Console) -> None:
     under --group-by, one more row per group (`group` column)."""
     undecided = any_undecided(s for run in runs for s in run.summary["strategies"].values())
     grouped = any(group_scores(run, name) for run in runs for name in run.summary["strategies"])
-    table = Table(title="runs compared (answerable questions; % of graded)")
+    table = LiteralTable(title="runs compared (answerable questions; % of graded)")
     for column in ("run", "model", "dataset", "strategy", *(["group"] if grouped else []), "n", "CO", "IN", "NA",
                    "CGA", "F", *(["undec."] if undecided else []), "ECE", "latency s"):
         table.add_column(column, justify="left" if column in ("run", "model", "dataset", "strategy", "group")
@@ -65,7 +65,7 @@ def strategy_label(pair: dict[str, Any]) -> str:
 
 def paired_table(data: dict[str, Any], console: Console) -> None:
     """Each run against the baseline run over the shared questions."""
-    table = Table(title=f"Runs vs {data['baseline']} (paired over {data['n_shared']} shared questions; "
+    table = LiteralTable(title=f"Runs vs {data['baseline']} (paired over {data['n_shared']} shared questions; "
                   "answerable, % of graded)", box=box.SIMPLE_HEAD)
     for column in ("run", "strategy", "pairs/q", "F base", "F", "ΔF [95% CI]", "p", "Δacc [95% CI]", "p acc"):
         table.add_column(column, justify="left" if column in ("run", "strategy") else "right")
@@ -85,7 +85,7 @@ def calibration_pair_table(data: dict[str, Any], console: Console) -> None:
     pairs = [pair for pair in data["pairs"] if pair.get("ece") is not None or pair.get("baseline_ece") is not None]
     if not pairs:
         return
-    table = Table(title=f"Calibration vs {data['baseline']} (stated confidence, paired; % and points)",
+    table = LiteralTable(title=f"Calibration vs {data['baseline']} (stated confidence, paired; % and points)",
                   box=box.SIMPLE_HEAD)
     for column in ("run", "strategy", "rows", "ECE base", "ECE", "ΔECE [95% CI]", "over base", "over",
                    "Δover [95% CI]"):
@@ -105,7 +105,7 @@ def calibration_pair_table(data: dict[str, Any], console: Console) -> None:
 def category_table(data: dict[str, Any], console: Console) -> None:
     """ΔF per category of each pair (per group under --group-by)."""
     by = " / ".join(data.get("group_by") or [])
-    table = Table(title=f"ΔF per {by or 'category'} vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    table = LiteralTable(title=f"ΔF per {by or 'category'} vs {data['baseline']}", box=box.SIMPLE_HEAD)
     for column in ("run", "strategy", by or "category", "pairs", "F base", "F", "ΔF [95% CI]", "p"):
         table.add_column(column, justify="left" if column in ("run", "strategy", by or "category") else "right")
     for pair in data["pairs"]:
@@ -120,7 +120,7 @@ def agreement_table(data: dict[str, Any], console: Console) -> None:
     """How the graders of runs that graded the same answers agree."""
     if not data.get("grader_agreement"):
         return
-    table = Table(title=f"Graders on the same answers vs {data['baseline']}", box=box.SIMPLE_HEAD)
+    table = LiteralTable(title=f"Graders on the same answers vs {data['baseline']}", box=box.SIMPLE_HEAD)
     for column in ("run", "grader", "vs grader", "rows", "agree", "κ", "τ (units)", "p τ"):
         table.add_column(column, justify="left" if column in ("run", "grader", "vs grader") else "right")
     for entry in data["grader_agreement"]:
@@ -137,7 +137,8 @@ def judge_rank_table(data: dict[str, Any], console: Console) -> None:
     """Kendall's τ between graders' rankings of the models (answer sets) both graded."""
     if not data.get("judge_rank_agreement"):
         return
-    table = Table(title="Graders' rankings of the models (F of each run's baseline strategy)", box=box.SIMPLE_HEAD)
+    table = LiteralTable(title="Graders' rankings of the models (F of each run's baseline strategy)",
+                         box=box.SIMPLE_HEAD)
     for column in ("grader", "vs grader", "models", "τ", "p τ"):
         table.add_column(column, justify="left" if "grader" in column else "right")
     for entry in data["judge_rank_agreement"]:

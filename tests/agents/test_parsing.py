@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factprobe.agents.parsing import parse_answer, parse_confidence
+from factprobe.agents.parsing import on_scale, parse_answer, parse_confidence
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -17,6 +17,8 @@ from factprobe.agents.parsing import parse_answer, parse_confidence
     ("Answer: Paris\nConfidence: 0", 0.0),
     ("Answer: Paris\nConfidence: 1", 1.0),
     ("Answer: Paris\n**Confidence:** 70", 70.0),
+    ("Answer: Paris\nConfidence: 8.5e1%", 85.0),      # a number in exponent notation, read whole
+    ("Answer: Paris\nConfidence: 1e-05", 0.00001),    # exponent notation stays on the 0–100 scale
 ])
 def test_confidence_values(text: str, expected: float) -> None:
     assert parse_confidence(text) == expected
@@ -26,11 +28,26 @@ def test_confidence_values(text: str, expected: float) -> None:
     "Answer: Paris\nConfidence: 1813",    # what the embedded model writes sometimes
     "Answer: Paris\nConfidence: -5",
     "Answer: Paris\nConfidence: 150%",
+    "Answer: Paris\nConfidence: 1e309%",      # infinite once parsed, not 1
+    "Answer: Paris\nConfidence: 1e3",
+    "Answer: Paris\nConfidence: " + "9" * 400,
+    "Answer: Paris\nConfidence: inf",
+    "Answer: Paris\nConfidence: -Infinity%",
+    "Answer: Paris\nConfidence: NaN",
+    "Answer: Paris\nConfidence: nan%",
     "Answer: Paris",
     "Paris is the capital of France.",
 ])
 def test_missing_or_out_of_range_confidence_is_none(text: str) -> None:
     assert parse_confidence(text) is None
+
+
+@pytest.mark.parametrize("value, expected", [
+    (0.0, 0.0), (100.0, 100.0), (42.5, 42.5), (None, None), (100.0001, None), (-0.5, None),
+    (float("inf"), None), (float("-inf"), None), (float("nan"), None), (1e309, None),
+])
+def test_on_scale_refuses_what_is_not_a_0_to_100_confidence(value: float | None, expected: float | None) -> None:
+    assert on_scale(value) == expected
 
 
 @pytest.mark.parametrize("text, expected", [

@@ -6,10 +6,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable, literal
 from factprobe.eval.report.tables.undecided import UNDECIDED_CAPTION, any_undecided, f_range_cell
 
 
@@ -21,10 +21,10 @@ def groups_table(summary: dict[str, Any], console: Console) -> None:
     by = " × ".join(groups["by"]) or "all"
     where = f" where {groups['where']}" if groups.get("where") else ""
     if groups.get("error"):
-        console.print(f"[yellow]warning:[/yellow] scores by {by}{where}: {groups['error']}")
+        console.print("[yellow]warning:[/yellow] " + literal(f"scores by {by}{where}: {groups['error']}"))
         return
     undecided = any_undecided(s for entries in groups["strategies"].values() for s in entries.values())
-    table = Table(title=f"Scores by {by}{where} (answerable questions, % of graded)", box=box.SIMPLE_HEAD)
+    table = LiteralTable(title=f"Scores by {by}{where} (answerable questions, % of graded)", box=box.SIMPLE_HEAD)
     for column in ("strategy", by, "n", "CO", "IN", "NA", "CGA", "F", *(["undec."] if undecided else []), "excl."):
         table.add_column(column, justify="left" if column in ("strategy", by) else "right")
     for strategy, entries in groups["strategies"].items():

@@ -8,10 +8,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.report.tables.scores import gain_cell, p_cell, pairs_cell, times
 
 
@@ -20,7 +20,7 @@ def modality_table(summary: dict[str, Any], console: Console) -> None:
     gains = summary.get("modality_gains") or {}
     if not gains:
         return
-    table = Table(title="Input settings vs the reference setting (answerable questions, % of graded)",
+    table = LiteralTable(title="Input settings vs the reference setting (answerable questions, % of graded)",
                   box=box.SIMPLE_HEAD, padding=(0, 1))
     for column in ("variant", "reference", "acc", "ref acc", "ΔF\n[95% CI]", "p", "Δacc\n[95% CI]", "p acc",
                    "pairs/\nq", "tok×"):

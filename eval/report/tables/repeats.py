@@ -8,10 +8,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 def mean_sd(entry: dict[str, Any], key: str) -> str:
@@ -31,7 +31,7 @@ def repeats_table(summary: dict[str, Any], console: Console) -> None:
     repeats = summary.get("repeats") or {}
     if max((entry.get("n_repeats", 1) for entry in repeats.values()), default=1) < 2:
         return
-    table = Table(title="Across repeats (answerable questions, % of graded)", box=box.SIMPLE_HEAD)
+    table = LiteralTable(title="Across repeats (answerable questions, % of graded)", box=box.SIMPLE_HEAD)
     for column in ("strategy", "category", "repeats", "CO mean±sd", "F mean±sd", "CO per repeat"):
         table.add_column(column, justify="left" if column in ("strategy", "category") else "right")
     for strategy, entry in repeats.items():

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import num, pct, ratio_x
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 def _share(part: float | None, whole: float | None) -> float | None:
@@ -21,7 +21,7 @@ def retrieval_table(summary: dict[str, Any], console: Console) -> None:
     if not any(s.get("retrieval_latency_s_mean") or s.get("retrieval_n") for s in strategies.values()):
         return
     gains = summary.get("gains", {}) or {}
-    table = Table(title="Retrieval: recall@k, MRR (% over questions with gold passages) and "
+    table = LiteralTable(title="Retrieval: recall@k, MRR (% over questions with gold passages) and "
                         "latency split (means per question)")
     for column in ("strategy", "k", "n", "recall@k", "MRR", "LLM s", "retrieval ms", "retr. %", "time ×"):
         table.add_column(column, justify="left" if column == "strategy" else "right")

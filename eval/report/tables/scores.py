@@ -14,10 +14,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.report.tables.undecided import (
     UNDECIDED_CAPTION,
     any_undecided,
@@ -85,7 +85,7 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
     sizes = {s["n"] for s in summary["strategies"].values()}
     excluded = any(s["ungraded"] + s["errors"] for s in summary["strategies"].values())
     undecided = any_undecided(summary["strategies"].values())
-    table = Table(title=f"Strategies vs {baseline} (answerable questions, % of graded)",
+    table = LiteralTable(title=f"Strategies vs {baseline} (answerable questions, % of graded)",
                   box=box.SIMPLE_HEAD, padding=(0, 0))
     columns = ["strategy", *(["n"] if len(sizes) > 1 else []), "CO", "IN", "NA", "CGA", "F±sd" if several > 1 else "F",
                *(["undec."] if undecided else []), "ΔF\n[95% CI]", "p", "Δacc\n[95% CI]", "p acc", "pairs/\nq",
