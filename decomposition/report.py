@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.build import report_plot, report_table
 from factprobe.eval.report.html.figures import save_figure
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 def hop_counts(entries: dict[str, Any]) -> list[str]:
@@ -65,7 +65,7 @@ def per_hop_table(summary: dict[str, Any], console: Console) -> None:
     if not per_hop:
         return
     width = hop_columns(per_hop)
-    table = Table(title="Per-hop F-score (%): sub-QA probes QA1..QAk (gold earlier answers; with the "
+    table = LiteralTable(title="Per-hop F-score (%): sub-QA probes QA1..QAk (gold earlier answers; with the "
                         "strategy's retrieval for a retrieval strategy) and the multi-hop final answer, "
                         "each with its 95% bootstrap CI over questions; joint outcomes as count/rows "
                         "graded; hops 'all': every hop count pooled")
@@ -92,7 +92,7 @@ def decomposition_table(summary: dict[str, Any], console: Console) -> None:
     quality = summary.get("decomposition") or {}
     if not quality:
         return
-    table = Table(title="Decomposition quality (rows with gold sub-QAs; %)")
+    table = LiteralTable(title="Decomposition quality (rows with gold sub-QAs; %)")
     for column in ("strategy", "n", "decomposer", "fallback", "hops pred", "hops gold", "count match",
                    "hop answer match", "gold answers found"):
         table.add_column(column, justify="left" if column in ("strategy", "decomposer") else "right")

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
 from factprobe.eval.config.options import OptionError, add_run_options, path_arg
@@ -18,6 +17,7 @@ from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.describe import describe_dataset, describe_rows
 from factprobe.eval.datasets.media_statistics import DurationUnknown, Probe
 from factprobe.eval.datasets.registry import load_dataset
+from factprobe.eval.report.tables.literal import LiteralTable
 
 PLOT_NAME = "durations.png"
 
@@ -112,7 +112,7 @@ def cmd_describe(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print_json(description)
     else:
-        table = Table(title=f"dataset {args.name}", show_header=False)
+        table = LiteralTable(title=f"dataset {args.name}", show_header=False)
         for key, value in describe_rows(description):
             table.add_row(key, value)
         console.print(table)

@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 def cmd_difficulty(args: argparse.Namespace, console: Console) -> int:
@@ -36,7 +36,7 @@ def cmd_difficulty(args: argparse.Namespace, console: Console) -> int:
     if args.json:
         print_json(data)
         return 0
-    table = Table(title=f"Difficulty over {len(data['runs'])} runs (how many answered each question correctly)")
+    table = LiteralTable(title=f"Difficulty over {len(data['runs'])} runs (how many answered each question correctly)")
     for column in ("tier", "rule", "questions"):
         table.add_column(column, justify="right" if column == "questions" else "left")
     rules = {"solved": "all runs correct", "easy": f"more than {data['easy_above']}", "medium": "otherwise",

@@ -6,10 +6,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 @report_table(order=90)
@@ -17,7 +17,7 @@ def multiple_choice_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("multiple_choice") or {}
     if not scores:
         return
-    table = Table(title="Multiple choice (% of rows; letters mapped by rule, else by the model)",
+    table = LiteralTable(title="Multiple choice (% of rows; letters mapped by rule, else by the model)",
                   box=box.SIMPLE_HEAD)
     for column in ("strategy", "n", "accuracy", "chance", "by rule", "by model", "unmapped", "refused"):
         table.add_column(column, justify="left" if column == "strategy" else "right")

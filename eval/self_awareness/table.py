@@ -6,10 +6,10 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
 @report_table(order=50)
@@ -17,7 +17,7 @@ def self_awareness_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("self_awareness") or {}
     if not scores:
         return
-    table = Table(title="Self-awareness (MM-SAP, % of all questions)", box=box.SIMPLE_HEAD,
+    table = LiteralTable(title="Self-awareness (MM-SAP, % of all questions)", box=box.SIMPLE_HEAD,
                   padding=(0, 0))
     for column in ("strategy", "n", "unans.", "KK", "KU", "SA", "ans. rate", "ans. acc", "UK rate",
                    "undet.", "excl."):

@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from rich import box
-from rich.table import Table
 
 from factprobe.eval.core.format import pct
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.taxonomy.kinds import PENDING, UNCLASSIFIED
 
 
-def taxonomy_table(counts: dict[str, dict[str, Any]]) -> Table | None:
+def taxonomy_table(counts: dict[str, dict[str, Any]]) -> LiteralTable | None:
     """Rows: every kind, `unclassified`, `pending` and the total; columns: count and share (% of
     the strategy's INCORRECT and NOT_ATTEMPTED rows) per strategy. None without counts."""
     if not counts:
@@ -23,7 +23,7 @@ def taxonomy_table(counts: dict[str, dict[str, Any]]) -> Table | None:
     whose = (f"a random sample of at most {drawn['per_value']} per {drawn['field']} value (seed {drawn['seed']}) "
              f"of the strategy's INCORRECT and NOT_ATTEMPTED answers" if drawn
              else "the strategy's INCORRECT and NOT_ATTEMPTED answers")
-    table = Table(title=f"Kinds of error ({first['kind_set']})", box=box.SIMPLE_HEAD,
+    table = LiteralTable(title=f"Kinds of error ({first['kind_set']})", box=box.SIMPLE_HEAD,
                   caption=f"share: % of {whose}; every NOT_ATTEMPTED answer counts as a refusal")
     table.add_column("kind")
     for strategy in counts:

@@ -6,13 +6,13 @@ from typing import Any
 
 from rich import box
 from rich.console import Console
-from rich.table import Table
 
 from factprobe.eval.core.format import num, pct
 from factprobe.eval.report.build import report_table
+from factprobe.eval.report.tables.literal import LiteralTable
 
 
-def add_curve(table: Table, name: str, label: str, curve: dict[str, Any]) -> None:
+def add_curve(table: LiteralTable, name: str, label: str, curve: dict[str, Any]) -> None:
     failed = curve.get("pick_failed") or [None] * len(curve["n"])
     for i, size in enumerate(curve["n"]):
         table.add_row(name if i == 0 else "", label if i == 0 else "", str(size), str(curve["rows"][i]),
@@ -25,7 +25,7 @@ def ttc_table(summary: dict[str, Any], console: Console) -> None:
     curves = summary.get("ttc") or {}
     if not curves:
         return
-    table = Table(title="Test-time compute (answerable questions, from the recorded samples)",
+    table = LiteralTable(title="Test-time compute (answerable questions, from the recorded samples)",
                   box=box.SIMPLE_HEAD, padding=(0, 0))
     for column in ("strategy", "selection", "N/round", "rows", "CO", "F", "tokens", "pick failed"):
         table.add_column(column, justify="left" if column in ("strategy", "selection") else "right",
