@@ -44,8 +44,11 @@ def fake_venv(folder: Path) -> Path:
 
 
 def make(folder: Path, target: str) -> subprocess.CompletedProcess[str]:
+    """`make TARGET` as a user types it: run under `make test` (as CI does), the outer make's variables
+    would make this one a sub-make that prints "Entering/Leaving directory" lines, so they are left out."""
     venv = folder / "venv"
-    return subprocess.run(["make", target, f"VENV={venv}", "HEARTBEAT_S=1"], cwd=folder,
+    env = {key: value for key, value in os.environ.items() if key not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS")}
+    return subprocess.run(["make", target, f"VENV={venv}", "HEARTBEAT_S=1"], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
