@@ -32,7 +32,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
@@ -395,3 +395,21 @@ def question_with_frames(folder: Path, question: Question, colours: list[tuple[i
     path = folder / "q.jsonl"
     path.write_text(question.model_dump_json() + "\n", encoding="utf-8")
     return path
+
+
+def refused(capsys: Any, argv: list[str], *expected: str) -> str:
+    """Run the CLI; assert exit 2 (argparse's own usage errors included), no traceback, and every `expected`
+    fragment in stderr; returns stderr."""
+    from factprobe.eval.cli.main import main
+
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err
+    for text in expected:
+        assert text in err, (text, err)
+    return err
+

@@ -11,7 +11,7 @@ import pytest
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.core.schema import Question
-from tests.fakes import ScriptedModel, write_questions
+from tests.fakes import ScriptedModel, refused, write_questions
 
 DEEP = "[" * 100_000 + "]" * 100_000
 QUESTIONS = [Question(id="fr", question="Which city is the capital of France?", answer="Paris"),
@@ -41,20 +41,6 @@ def two_runs(run_dir: Path, tmp_path: Path, data: Path) -> list[str]:
     assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--out", str(other),
                      "--seed", "1"]) == 0
     return [str(run_dir), str(other)]
-
-
-def refused(capsys: pytest.CaptureFixture[str], argv: list[str], *expected: str) -> str:
-    """Run the CLI; assert exit 2, no traceback, and every `expected` fragment in stderr."""
-    try:
-        code = cli.main(argv)
-    except SystemExit as exc:
-        code = exc.code
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert "Traceback" not in err
-    for text in expected:
-        assert text in err, (text, err)
-    return err
 
 
 def test_compare_html_to_an_unwritable_path(two_runs: list[str], capsys: pytest.CaptureFixture[str]) -> None:
