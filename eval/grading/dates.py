@@ -237,6 +237,8 @@ def compare_date(claim: str, gold: str, question: str) -> Finding | None:
         if len(periods) == 1 and wanted.year is not None:
             return _held(wanted.year, *periods[0], "period")
         if stated and not periods and _only_dates(claim, question):
+            if wanted.year is not None and all(r.year != wanted.year for m in stated for r in m.readings):
+                return Finding(Found.CONFLICT, "date", "only the question's own date, another year than the gold's")
             return Finding(Found.VAGUE, "date", "coarser than the gold: only the question's own date")
         return Finding(Found.UNSURE, "date", "no date" if not periods else "several periods")
     years = {reading.year for reading in asked if reading.year is not None}

@@ -252,11 +252,16 @@ def _items(answer: str, gold: str, implied: set[str]) -> Finding | None:
     return None
 
 
-def _option(answer: str, question: str) -> list[str] | None:
-    """The answer's words when it is one of the two options the question offers ("Which is older, A or B?")."""
+def _other_option(answer: str, gold: str, question: str) -> bool:
+    """The answer is the one of two options the question offers ("Which is older, A or B?") that the gold is not:
+    the other option is related to the gold and the answer's is not."""
     offered = _OPTIONS.search(question)
     said = words(re.sub(r"^the\s+", "", answer.strip(" ."), flags=re.IGNORECASE))
-    return said if offered and said in (words(offered["a"]), words(offered["b"])) else None
+    options = [words(offered["a"]), words(offered["b"])] if offered else []
+    if said not in options:
+        return False
+    other, wanted = options[1 - options.index(said)], words(gold)
+    return related(other, wanted) and not related(said, wanted)
 
 
 def compare_text(claim: str, gold: str, question: str) -> Finding:
@@ -275,8 +280,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
-    option = _option(answer, question)
-    if option not in (None, words(re.sub(r"^the\s+", "", gold.strip(), flags=re.IGNORECASE))) or not said and (
+    if _other_option(answer, gold, question) or not said and (
             not detail.strip(" .") and len(claim.split()) <= NAMING_WORDS and names_something(answer, spelt)
             and not _symbol(spelt) and content(gold, set(words(question))) and not set(spelt) & set(words(gold))):
         # a bare answer that only repeats the question's entity, sharing nothing with the gold
@@ -324,9 +328,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
         return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
-    if re.fullmatch(r"\d{3,4}", answer.strip(" .")) and not re.search(r"\d", spelled_to_digits(gold)) and re.search(
-            r"[A-Za-z]{3}", gold):
-        return Finding(Found.CONFLICT, "text", "a year or figure where the gold is a name or words")
+    if re.fullmatch(r"\d[\d,.]*\s*%?", answer.strip(" .")) and not re.search(r"\d", spelled_to_digits(gold)) and re.search(
+            r"[A-Za-z]{3}", gold) and not re.fullmatch(r"[IVXLCDM]+", gold.strip(" .")):
+        return Finding(Found.CONFLICT, "text", "a figure where the gold is a name or words")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):

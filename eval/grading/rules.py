@@ -33,6 +33,7 @@ from factprobe.eval.grading.match_values import COARSER, comparable_figures, com
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
 from factprobe.eval.grading.sentence_names import answer_names
+from factprobe.eval.grading.sentence_slot import slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -71,9 +72,11 @@ _PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have
                              r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b"
                              r"|there\s+(?:has|have|had|is|was|are|were)n't\s+(?:been\s+)?(?:a|an|any)\b)",
                              re.IGNORECASE)
-_POLAR_QUESTION = re.compile(r"^\W*(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|shall|may"
+_POLAR_QUESTION = re.compile(r"(?:^\W*|,\s*)(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|shall|may"
                              r"|might|must)\b", re.IGNORECASE)  # a question answered yes or no
-_DENIES = re.compile(r"\b(?:no|not|never|none|nothing|nobody)\b|n't\b", re.IGNORECASE)
+# What does not exist or never happened ("has no capital", "they never met", "there is no record").
+_DENIES = re.compile(r"\b(?:no|never|none|nothing|nobody)\b|\b(?:is|are|was|were|has|have|had|did|does|do)(?:n't|\s+not)\b",
+                     re.IGNORECASE)
 _STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
 
 
@@ -201,7 +204,10 @@ def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding
     finding = compare_claim(sentence, golds, question)
     if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and (
             names := answer_names(sentence, question)):
-        return _names_finding([compare_claim(name, golds, question) for name in names])
+        finding = _names_finding([compare_claim(name, golds, question) for name in names])
+    if finding.found is Found.UNSURE and not any(re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
+            slot := slot_finding(sentence, golds, question)):
+        return slot
     return finding
 
 
@@ -211,8 +217,9 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
     said = " ".join(words(later))
     if found is not Found.MATCH and any(f" {' '.join(words(gold))} " in f" {said} " for gold in golds):
         return True
-    return any(other.found is not found and other.found is not Found.UNSURE for other in (
-        _sentence_finding(sentence, golds, question) for sentence in sentences(later)))
+    return any(other.found is not found and other.found is not Found.UNSURE and not (
+        other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
+        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)))
 
 
 def _names_finding(findings: list[Finding]) -> Finding:

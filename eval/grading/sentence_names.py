@@ -15,7 +15,7 @@ _LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were
 _NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)"
                         r"\s+)*[A-Z][\w'.–-]*)*")
 # A capitalised word that opens a sentence without naming anything ("The", "In", "It").
-_OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
+OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
                      "before during according yes no i my our we there as although while both neither either only "
                      "which what who when where so thus therefore however also today since".split())
 # A person's relatives ("his son"), and nouns that relate one person or thing to another ("the capital of X").
@@ -72,7 +72,7 @@ def answer_names(claim: str, question: str) -> list[str] | None:
         if before[-1:] in ("'", "‘", '"', "“"):
             span = span.rstrip("'’\"”")  # a quoted title
         first, *rest = span.split()
-        if not before.strip() and first.lower() in _OPENERS:
+        if not before.strip() and first.lower() in OPENERS:
             span = " ".join(rest)  # a sentence's opening word, then maybe a name
         if not span or set(words(span)) <= asked | FUNCTION_WORDS:
             continue
@@ -91,4 +91,4 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     return found if 0 < len(found) <= 3 else None
 
 
-__all__ = ["CALENDAR", "answer_names"]
+__all__ = ["CALENDAR", "OPENERS", "answer_names"]

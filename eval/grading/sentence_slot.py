@@ -1,0 +1,156 @@
+"""The answer slot of a plain sentence: what it says beyond the question's own words, read the same whether it is
+right or wrong.
+
+A sentence that restates the question and fills its blank ("X was hired as the art director of Y while in his
+teens") is decided by what fills the blank: the gold's words there, and no other new name before them, state the
+gold; a first new phrase that names something and shares nothing with the gold, in a sentence that says nothing
+related to the gold anywhere, states another answer. A sentence that denies, contrasts, offers alternatives or
+relates its phrase to another thing ("after X", "X's brother") has no plain slot: the judge's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from factprobe.eval.grading.match_text import Finding, Found, names_something, related
+from factprobe.eval.grading.sentence_names import OPENERS, CALENDAR
+from factprobe.eval.grading.wording import FUNCTION_WORDS, words
+
+# Words that keep a sentence from filling one blank plainly: a denial, a contrast, alternatives, doubt.
+_NOT_PLAIN = re.compile(r"\b(?:not|never|no|n't|neither|nor|instead|rather|unlike|although|though|but|however|whereas"
+                        r"|except|besides|contrary|mistaken(?:ly)?|incorrect(?:ly)?|wrong(?:ly)?|confused|myth"
+                        r"|misconception|rumou?red|alleged(?:ly)?|disputed|debated|unclear|uncertain|unknown|unsure"
+                        r"|possibly|perhaps|maybe|might|(?-i:may)|could|either|whether|or|and/or|etc|various|several"
+                        r"|sources|reportedly|claims?|claimed|some)\b|n't\b|\?", re.IGNORECASE)
+# Words before a phrase that relate it to the answer rather than state it ("after X", "the son of X").
+_RELATING = frozenset("after before than like besides behind following succeeded preceded replaced successor "
+                      "predecessor next second runner rival opponent against versus vs beat beating defeated "
+                      "defeating over son daughter wife husband brother sister father mother nephew niece cousin "
+                      "uncle aunt widow heir student pupil teacher friend partner colleague deputy near beside "
+                      "alongside opposite including".split())
+_KIN_AFTER = re.compile(r"^\s*['’]s?\b|^\s*,?\s*(?:whose|and|&)\b", re.IGNORECASE)
+_TOKEN = re.compile(r"\w+(?:['’]\w+)?")
+_DESCRIPTION = re.compile(r"^\W*(?:an?|some|one)\s", re.IGNORECASE)  # "A hotel in …": a description, not a name
+_STEM = 5  # letters two words of at least this length share to be the same word ("announce", "announced")
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str  # as written
+    norm: str  # as `words` writes it
+    start: int
+    end: int
+
+
+def _tokens(sentence: str) -> list[_Word]:
+    found = []
+    for match in _TOKEN.finditer(sentence):
+        for norm in words(match[0])[:1]:
+            found.append(_Word(match[0], norm, match.start(), match.end()))
+    return found
+
+
+def _asked(word: str, asked: set[str]) -> bool:
+    """A word of the question's, or of its stem ("announced" for "announce")."""
+    return word in asked or word in FUNCTION_WORDS or any(
+        len(word) >= _STEM and len(other) >= _STEM and word[:_STEM] == other[:_STEM]
+        or len(other) >= 4 and word.startswith(other) and len(word) - len(other) <= 3 for other in asked)
+
+
+def _new(tokens: list[_Word], asked: set[str]) -> list[bool]:
+    """Which words the question does not say; a capitalised word beside one of the question's capitalised words is
+    the question's entity written more fully ("Lal Narayan Sinha" for "L. N. Sinha")."""
+    new = [not _asked(token.norm, asked) for token in tokens]
+    for index in range(len(tokens)):
+        for step in (1, -1):
+            spot = index
+            while new[spot] and tokens[spot].text[:1].isupper() and 0 <= spot + step < len(tokens) \
+                    and not new[spot + step] and tokens[spot + step].text[:1].isupper() \
+                    and tokens[spot + step].norm not in FUNCTION_WORDS:
+                new[spot] = False
+                spot -= step
+                if not 0 <= spot < len(tokens):
+                    break
+    return new
+
+
+def _occurrence(norms: list[str], gold: list[str]) -> int | None:
+    """Where the gold's words stand together in the sentence (a compound may be written as one word or two)."""
+    size = len(gold)
+    for start in range(len(norms) - size + 1):
+        if norms[start:start + size] == gold:
+            return start
+    joined = "".join(gold)
+    for start in range(len(norms)):
+        for end in range(start + 1, min(len(norms), start + 3) + 1):
+            if "".join(norms[start:end]) == joined and end - start != size:
+                return start
+    return None
+
+
+def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | None:
+    """The first capitalised phrase of new words: capitalised words may be joined by a name's particles; it ends at a function
+    word, a comma or a bracket."""
+    start = next((i for i, is_new in enumerate(new) if is_new and tokens[i].norm not in CALENDAR
+                  and tokens[i].text[:1].isupper() and not (i == 0 and tokens[i].norm in OPENERS)), None)
+    if start is None:
+        return None
+    end = start + 1
+    capital = tokens[start].text[:1].isupper()
+    while end < len(tokens) and re.fullmatch(r"[\s\"“”']*", sentence[tokens[end - 1].end:tokens[end].start]):
+        word = tokens[end]
+        if new[end] and word.norm not in FUNCTION_WORDS and (not capital or word.text[:1].isupper()):
+            end += 1
+        elif capital and word.norm in ("of", "the", "de", "van", "von", "da", "del", "la") and end + 1 < len(tokens) \
+                and tokens[end + 1].text[:1].isupper():
+            end += 2
+        else:
+            break
+    return sentence[tokens[start].start:tokens[end - 1].end]
+
+
+def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | None:
+    """The sentence's blank against the gold and its aliases, or None when the sentence fills no plain blank."""
+    if any(words(gold) in (["yes"], ["no"]) for gold in golds) or _NOT_PLAIN.search(sentence) or len(sentence.split()) < 4 or _DESCRIPTION.match(sentence):
+        return None
+    asked = set(words(question))
+    tokens = _tokens(sentence)
+    new = _new(tokens, asked)
+    norms = [token.norm for token in tokens]
+    wanted_any = False
+    for gold in golds:
+        wanted = [w for w in words(gold) if w not in ("the", "a", "an")]
+        if not wanted or all(_asked(w, asked) for w in wanted):
+            continue
+        wanted_any = True
+        at = _occurrence(norms, wanted)
+        if at is None:
+            continue
+        before = tokens[max(0, at - 3):at]
+        after = sentence[tokens[at + len(wanted) - 1].end if at + len(wanted) - 1 < len(tokens) else len(sentence):]
+        relating = any(w.norm in _RELATING and not _asked(w.norm, asked) for w in before)
+        capital_gold = gold.strip()[:1].isupper()
+        earlier = [t for t, is_new in zip(tokens[:at], new[:at]) if is_new and t.norm not in CALENDAR and (
+            t.text[:1].isupper() if capital_gold else True)]
+        end = at + len(wanted)
+        joined = (at > 0 and new[at - 1] and tokens[at - 1].text[:1].isupper()) or (
+            end < len(tokens) and new[end] and tokens[end].text[:1].isupper()
+            and re.fullmatch(r"\s+", sentence[tokens[end - 1].end:tokens[end].start]))  # part of a longer name
+        if relating or _KIN_AFTER.match(after) or earlier or joined:
+            return None
+        return Finding(Found.MATCH, "slot", "the gold's words fill the sentence's blank")
+    if not wanted_any or not all(gold.strip(" \"'“")[:1].isupper() for gold in golds[:1]):
+        return None  # only a name conflicts with a name: a common word's answer may be described otherwise
+    run = _first_run(tokens, new, sentence)
+    if run is None or not names_something(run, words(run)) or len(words(run)) > 3:
+        return None
+    said_new = [t.norm for t in tokens if not _asked(t.norm, asked)]
+    if any(related([w], words(gold)) or related(words(run), words(gold)) for gold in golds for w in said_new):
+        return None
+    if not run[:1].isupper() or "".join(w[0] for w in words(run)) in asked:
+        return None  # a common word may describe the gold; "New York" for the question's "NY" is the question's
+    return Finding(Found.CONFLICT, "slot", f"the sentence's blank holds something else ({run[:60]})")
+
+
+__all__ = ["slot_finding"]
