@@ -68,6 +68,9 @@ class Question(BaseModel):
     question: str
     answer: str | None
     aliases: list[str] = Field(default_factory=list)
+    answer_parts: list[str] = Field(default_factory=list)
+    """The parts a complete answer states, each required ("a; b; c" asked as a list, or one value per entity, as
+    "entity: value"); empty when the answer is one thing. The rule grader checks every part (`match_parts`)."""
     category: str = "general"
     answerable: bool = True
     unanswerable_reason: str | None = None

@@ -72,6 +72,15 @@ def render_answer(value: JsonValue, field: str = "answer") -> str:
     raise RecordProblem(field, "an answer cannot be null")
 
 
+def answer_parts(value: JsonValue) -> list[str]:
+    """The parts of a list or per-entity answer, each rendered; none for an answer that is one thing."""
+    if isinstance(value, list) and len(value) >= 2:
+        return [render_answer(item) for item in value]
+    if isinstance(value, dict) and len(value) >= 2:
+        return [f"{key}: {render_answer(item)}" for key, item in value.items()]
+    return []
+
+
 def dependency_order(steps: list[RawStep], field: str) -> list[RawStep]:
     """Siblings sorted so each comes after the siblings it depends on (stable); raises on a cycle."""
     by_id = {step.id: step for step in steps}
@@ -134,6 +143,7 @@ def load(path: Path) -> Dataset:
         check_hop_references(path, where, hops, "decomposition (leaf sub-question {number})")
         composed_count += composed
         questions.append(Question(id=record.id, question=record.question, answer=answer,
+                                  answer_parts=answer_parts(record.answer),
                                   category=record.categories[0] if record.categories else "general",
                                   hops=hops, source=NAME))
     notes = []

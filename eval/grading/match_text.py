@@ -328,9 +328,14 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     glued = re.fullmatch(r"[A-Z]{2,4}[a-z]{2,}", answer) and answer[0].lower() == initials[0][0]  # "ULindmark"
     if len(said) == len(wanted) == 1 and all(re.fullmatch(r"(?=.*\d)(?=.*[a-z])[a-z\d]+", w) for w in said + wanted):
         return Finding(Found.CONFLICT, "text", "another code of letters and figures (a formula, a model)")
-    if re.fullmatch(r"\d[\d,.]*\s*%?", answer.strip(" .")) and not re.search(r"\d", spelled_to_digits(gold)) and re.search(
-            r"[A-Za-z]{3}", gold) and not re.fullmatch(r"[IVXLCDM]+", gold.strip(" .")):
-        return Finding(Found.CONFLICT, "text", "a figure where the gold is a name or words")
+    if re.fullmatch(r"\d[\d,.]*\s*%?", answer.strip(" .")) and not re.search(r"\d", spelled_to_digits(gold)) and (
+            re.search(r"[^\W\d_]{2}", gold) or re.fullmatch(r"\W{1,3}", gold.strip())) \
+            and not re.fullmatch(r"[IVXLCDM]+", gold.strip(" .")):
+        return Finding(Found.CONFLICT, "text", "a figure where the gold is a name, words or a symbol")
+    if re.fullmatch(r"\.[a-z]{2,}", gold.strip()):  # a web domain asked: the answer names one or names something else
+        said_domains = re.findall(r"(?<![\w.])\.[a-z]{2,}\b", claim.lower())
+        return Finding(Found.MATCH if gold.strip() in said_domains else Found.CONFLICT if not said_domains
+                       or len(set(said_domains)) == 1 else Found.UNSURE, "code", "a web domain")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):

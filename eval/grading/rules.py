@@ -15,6 +15,7 @@ from factprobe.eval.grading.base import GradeOutcome, HedgingPolicy
 from factprobe.eval.grading.dates import compare_date, find_dates, find_periods, gold_date
 from factprobe.eval.grading.match_codes import compare_code
 from factprobe.eval.grading.match_formulas import compare_formula
+from factprobe.eval.grading.match_parts import compare_parts
 from factprobe.eval.grading.match_text import (
     NAMING_WORDS,
     NOTATION,
@@ -279,6 +280,9 @@ class RuleGrader:
             zero = isinstance(reading, Claim) and ZERO.fullmatch(reading.text)
             if denies and not _STILL_ANSWERS.search(answer) or zero:
                 return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
+        if len(question.answer_parts) >= 2 and answer and not isinstance(reading, Refusal):
+            parts = compare_parts(answer, question.answer_parts)
+            return self._outcome(_GRADES[parts.found], parts.note)
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")

@@ -41,7 +41,7 @@ _OPPOSITES = {"won": "lost|lose|loses|losing|beaten|runner-up", "win": "lost|los
               "shortest": "longest", "before": "after", "after": "before"}
 
 
-def _reverses(text: str, question: str) -> bool:
+def reverses(text: str, question: str) -> bool:
     """The sentence says the opposite of a word the question asks by ("won" asked, "lost" said)."""
     asked = set(re.findall(r"[a-z-]+", question.lower()))
     return any(re.search(rf"\b(?:{opposite})\b", text, re.IGNORECASE) for word, opposite in _OPPOSITES.items()
@@ -62,7 +62,7 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     joined as one answer ("A and B"), or one relative to another ("X's brother", "the son of X", "near X"):
     then the sentence is the judge's."""
     text = re.sub(r"\s*\([^()]*\)", "", claim).strip(" .!")  # an aside in brackets names no answer
-    if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or _reverses(text, question) or re.match(
+    if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or reverses(text, question) or re.match(
             r"(?i:it|that|this)(?:'s|\s+(?:is|was))\s+the\s+(?:[a-z]+\s+){2}", text):  # "It is the coastal city …"
         return None
     asked, last = set(words(question)), 0
@@ -91,4 +91,4 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     return found if 0 < len(found) <= 3 else None
 
 
-__all__ = ["CALENDAR", "OPENERS", "answer_names"]
+__all__ = ["CALENDAR", "OPENERS", "answer_names", "reverses"]

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from factprobe.eval.grading.match_text import Finding, Found, names_something, related
-from factprobe.eval.grading.sentence_names import OPENERS, CALENDAR
+from factprobe.eval.grading.sentence_names import CALENDAR, OPENERS, reverses
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
 # Words that keep a sentence from filling one blank plainly: a denial, a contrast, alternatives, doubt.
@@ -29,9 +29,13 @@ _RELATING = frozenset("after before than like besides behind following succeeded
                       "defeating over son daughter wife husband brother sister father mother nephew niece cousin "
                       "uncle aunt widow heir student pupil teacher friend partner colleague deputy near beside "
                       "alongside opposite including".split())
-_KIN_AFTER = re.compile(r"^\s*['’]s?\b|^\s*,?\s*(?:whose|and|&)\b", re.IGNORECASE)
+_KIN_AFTER = re.compile(r"^\s*['’]s?\b|^\s*,?\s*(?:whose|and|&)\b|^\W*the\s+one\b", re.IGNORECASE)
+# Words after a phrase that make it something other than the answer ("X was replaced by", "X lost to").
+_RELATING_AFTER = frozenset("replaced succeeded followed preceded lost beaten defeated successor predecessor rival "
+                            "former later".split())
+_RESTATED = 2  # the question's own content words a sentence repeats to be read as the question with its blank filled
 _TOKEN = re.compile(r"\w+(?:['’]\w+)?")
-_DESCRIPTION = re.compile(r"^\W*(?:an?|some|one)\s", re.IGNORECASE)  # "A hotel in …": a description, not a name
+_DESCRIPTION = re.compile(r"^\W*(?:an?|some|one|part\s+of|somewhere)\s", re.IGNORECASE)  # "A hotel in …": a description, not a name
 _STEM = 5  # letters two words of at least this length share to be the same word ("announce", "announced")
 
 
@@ -75,17 +79,17 @@ def _new(tokens: list[_Word], asked: set[str]) -> list[bool]:
     return new
 
 
-def _occurrence(norms: list[str], gold: list[str]) -> int | None:
+def _occurrence(norms: list[str], gold: list[str]) -> tuple[int, int] | None:
     """Where the gold's words stand together in the sentence (a compound may be written as one word or two)."""
     size = len(gold)
     for start in range(len(norms) - size + 1):
         if norms[start:start + size] == gold:
-            return start
+            return start, start + size
     joined = "".join(gold)
     for start in range(len(norms)):
         for end in range(start + 1, min(len(norms), start + 3) + 1):
             if "".join(norms[start:end]) == joined and end - start != size:
-                return start
+                return start, end
     return None
 
 
@@ -116,6 +120,9 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         return None
     asked = set(words(question))
     tokens = _tokens(sentence)
+    restated = {t.norm for t in tokens if t.norm not in FUNCTION_WORDS and len(t.norm) >= 3 and _asked(t.norm, asked)}
+    if len(restated) < _RESTATED or reverses(sentence, question):
+        return None  # not the question restated with its blank filled, or it says the opposite of what is asked
     new = _new(tokens, asked)
     norms = [token.norm for token in tokens]
     wanted_any = False
@@ -124,16 +131,18 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         if not wanted or all(_asked(w, asked) for w in wanted):
             continue
         wanted_any = True
-        at = _occurrence(norms, wanted)
-        if at is None:
+        found = _occurrence(norms, wanted)
+        if found is None:
             continue
+        at, end = found
         before = tokens[max(0, at - 3):at]
-        after = sentence[tokens[at + len(wanted) - 1].end if at + len(wanted) - 1 < len(tokens) else len(sentence):]
-        relating = any(w.norm in _RELATING and not _asked(w.norm, asked) for w in before)
+        after = sentence[tokens[end - 1].end:]
+        following = tokens[end:end + 3]
+        relating = any(w.norm in _RELATING and not _asked(w.norm, asked) for w in before) or any(
+            w.norm in _RELATING_AFTER for w in following) or tokens[end - 1].text[-2:] in ("'s", "’s")
         capital_gold = gold.strip()[:1].isupper()
         earlier = [t for t, is_new in zip(tokens[:at], new[:at]) if is_new and t.norm not in CALENDAR and (
             t.text[:1].isupper() if capital_gold else True)]
-        end = at + len(wanted)
         joined = (at > 0 and new[at - 1] and tokens[at - 1].text[:1].isupper()) or (
             end < len(tokens) and new[end] and tokens[end].text[:1].isupper()
             and re.fullmatch(r"\s+", sentence[tokens[end - 1].end:tokens[end].start]))  # part of a longer name
