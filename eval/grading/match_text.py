@@ -260,7 +260,9 @@ def _other_option(answer: str, gold: str, question: str) -> bool:
     options = [words(offered["a"]), words(offered["b"])] if offered else []
     if said not in options:
         return False
-    other, wanted = options[1 - options.index(said)], words(gold)
+    other = options[1 - options.index(said)]
+    shared = set(said) & set(other)  # "Bridge" in "the A Bridge or the B Bridge" tells neither apart
+    other, said, wanted = ([w for w in text if w not in shared] for text in (other, said, words(gold)))
     return related(other, wanted) and not related(said, wanted)
 
 

@@ -144,7 +144,7 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         earlier = [t for t, is_new in zip(tokens[:at], new[:at]) if is_new and t.norm not in CALENDAR and (
             t.text[:1].isupper() if capital_gold else True)]
         joined = (at > 0 and new[at - 1] and tokens[at - 1].text[:1].isupper()) or (
-            end < len(tokens) and new[end] and tokens[end].text[:1].isupper()
+            end < len(tokens) and tokens[end].text[:1].isupper() and tokens[end].norm not in FUNCTION_WORDS
             and re.fullmatch(r"\s+", sentence[tokens[end - 1].end:tokens[end].start]))  # part of a longer name
         if relating or _KIN_AFTER.match(after) or earlier or joined:
             return None
