@@ -73,11 +73,11 @@ _PREMISE_DENIED = re.compile(r"^\s*(?:there\s+(?:is|was|are|were|has\s+been|have
                              r"|(?:it|that|this|they|he|she)\s+(?:has|have|had|did|does|do)\s*(?:n't|\s+not|\s+never)\b"
                              r"|there\s+(?:has|have|had|is|was|are|were)n't\s+(?:been\s+)?(?:a|an|any)\b)",
                              re.IGNORECASE)
-_POLAR_QUESTION = re.compile(r"(?:^\W*|,\s*)(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had|shall|may"
-                             r"|might|must)\b", re.IGNORECASE)  # a question answered yes or no
+_POLAR_QUESTION = re.compile(r"(?:^\W*|,\s*)(?:is|are|was|were|do|does|did|will|would|can|could|should|has|have|had"
+                             r"|shall|may|might|must)\b", re.IGNORECASE)  # a question answered yes or no
 # What does not exist or never happened ("has no capital", "they never met", "there is no record").
-_DENIES = re.compile(r"\b(?:no|never|none|nothing|nobody)\b|\b(?:is|are|was|were|has|have|had|did|does|do)(?:n't|\s+not)\b",
-                     re.IGNORECASE)
+_DENIES = re.compile(r"\b(?:no|never|none|nothing|nobody)\b"
+                     r"|\b(?:is|are|was|were|has|have|had|did|does|do)(?:n't|\s+not)\b", re.IGNORECASE)
 _STILL_ANSWERS = re.compile(r"\b(?:but|however|although|though|actually|instead|rather)\b", re.IGNORECASE)
 
 

@@ -35,7 +35,8 @@ _RELATING_AFTER = frozenset("replaced succeeded followed preceded lost beaten de
                             "former later".split())
 _RESTATED = 2  # the question's own content words a sentence repeats to be read as the question with its blank filled
 _TOKEN = re.compile(r"\w+(?:['’]\w+)?")
-_DESCRIPTION = re.compile(r"^\W*(?:an?|some|one|part\s+of|somewhere)\s", re.IGNORECASE)  # "A hotel in …": a description, not a name
+# "A hotel in …", "part of …": a description, not a name.
+_DESCRIPTION = re.compile(r"^\W*(?:an?|some|one|part\s+of|somewhere)\s", re.IGNORECASE)
 _STEM = 5  # letters two words of at least this length share to be the same word ("announce", "announced")
 
 
@@ -94,8 +95,8 @@ def _occurrence(norms: list[str], gold: list[str]) -> tuple[int, int] | None:
 
 
 def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | None:
-    """The first capitalised phrase of new words: capitalised words may be joined by a name's particles; it ends at a function
-    word, a comma or a bracket."""
+    """The first capitalised phrase of new words, maybe joined by a name's particles; it ends at a function word, a
+    comma or a bracket."""
     start = next((i for i, is_new in enumerate(new) if is_new and tokens[i].norm not in CALENDAR
                   and tokens[i].text[:1].isupper() and not (i == 0 and tokens[i].norm in OPENERS)), None)
     if start is None:
@@ -116,7 +117,8 @@ def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | Non
 
 def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | None:
     """The sentence's blank against the gold and its aliases, or None when the sentence fills no plain blank."""
-    if any(words(gold) in (["yes"], ["no"]) for gold in golds) or _NOT_PLAIN.search(sentence) or len(sentence.split()) < 4 or _DESCRIPTION.match(sentence):
+    if any(words(gold) in (["yes"], ["no"]) for gold in golds) or _NOT_PLAIN.search(sentence) or len(
+            sentence.split()) < 4 or _DESCRIPTION.match(sentence):
         return None
     asked = set(words(question))
     tokens = _tokens(sentence)
