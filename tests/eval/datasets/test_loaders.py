@@ -367,3 +367,15 @@ def test_bad_dataset_starts_no_run(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert cli.main(["run", "--dataset", f"musique:{path}", "--strategies", "vanilla", "--out", str(out)]) == 2
     assert "line 1" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_fanoutqa_list_and_per_entity_answers_carry_their_parts(tmp_path: Path) -> None:
+    """A list or per-entity answer gives the grader its required parts; a single value gives none."""
+    records = [{"id": "l", "question": "Which two?", "answer": ["Oska", "Belmar"], "decomposition": []},
+               {"id": "d", "question": "Who founded each?", "answer": {"Tanners": "Edda", "Weavers": "Piet"},
+                "decomposition": []},
+               {"id": "s", "question": "How many?", "answer": 4, "decomposition": []}]
+    path = tmp_path / "fanout.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    parts = {q.id: q.answer_parts for q in load_dataset(f"fanoutqa:{path}").questions}
+    assert parts == {"l": ["Oska", "Belmar"], "d": ["Tanners: Edda", "Weavers: Piet"], "s": []}

@@ -1,13 +1,13 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v18.jsonl (369 cases: 53 short, 197 one-sentence, 72 paragraph, 47 adversarial,
-on 107 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), before the reading step of issue 31 was final.
-Measured once against the final rules (README, "What the numbers mean"; the record the run summary reports,
-eval/grading/data/locked_measurement.json): decided agreement 98.3%, over-credit 0%, under-credit 1.6%, F with
-a perfect judge 0.8 point below F from the labels, F over the decided rows 2.0 points above it; undecided 1.9%
-of short answers, 30.5% of one-sentence answers, 62.5% of paragraphs, 72.3% of adversarial answers; no
-adversarial wrong answer CORRECT. Nothing was tuned on it. The earlier locked sets (v2 to v17) were each
+tests/data/grading_cases_locked_v19.jsonl (420 cases: 62 short, 189 one-sentence, 106 paragraph, 63 adversarial,
+31 of them with a gold of several parts, on 120 questions) was written for this project by someone who saw neither
+the rules nor the other case files' answers, with no question in common with them (its .md file), while the
+sentence-slot and parts readings were written and before they were measured. Measured once against the final rules
+(docs, "Grading"; the record the run summary reports, eval/grading/data/locked_measurement.json): decided
+agreement 99.6%, over-credit 0%, under-credit 0.5%, F with a perfect judge 0.2 point below F from the labels, F
+over the decided rows 3.4 points above it; undecided 16.1% of short answers, 25.4% of one-sentence answers,
+60.4% of paragraphs, 84.1% of adversarial answers; no adversarial wrong answer CORRECT. Nothing was tuned on it. The earlier locked sets (v2 to v18) were each
 measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
@@ -26,7 +26,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v18.jsonl",)
+LOCKED = ("grading_cases_locked_v19.jsonl",)
 
 
 def missed(name: str, reason: str) -> Any:
@@ -64,16 +64,17 @@ def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     assert adversarial and not [row.line for row in adversarial if row.grade.value == "CORRECT"]
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, 16.1% of short answers undecided, nearly all "
+                                                    "of them wrong ones")])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     assert audited(name)[0]["per_form"]["short"]["undecided_share"] <= 0.10
 
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 30.5% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 62.5% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 72.3%")),
+                                                                               "rules left 25.4% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 60.4% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 84.1%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -82,7 +83,7 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
 
 
 @pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, F over the decided rows was 2.0 points above F from the labels")])
+    missed(LOCKED[0], "measured once, F over the decided rows was 3.4 points above F from the labels")])
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02
