@@ -240,6 +240,18 @@ def merge_shards(out: RunDir, paths: Sequence[Path], config: RunConfig | None = 
     return merged
 
 
+def check_destination(out: RunDir, console: Console) -> None:
+    """MergeError when OUT holds a run. The merge writes the rows, then the manifest, each by an
+    atomic rename, then the report: a merge stopped before its manifest leaves rows alone, merged
+    again here; one stopped after it is a run, whose report `factprobe report OUT` finishes."""
+    if out.manifest_path.is_file():
+        raise MergeError(f"--out {out.path} already holds a run: merge into a new directory (a merge into it "
+                         f"that stopped before its report is finished by `factprobe report {out.path}`)")
+    if out.results_path.is_file():
+        console.print(f"{escape(str(out.path))} holds rows but no manifest (a merge stopped before its end): "
+                      f"merging again")
+
+
 def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
     """`factprobe merge DIR… --out OUT`: the shards as one new run in OUT, reported; returns the
     exit status one process running the whole run would have had (3 when ERROR rows exceed the
@@ -248,10 +260,9 @@ def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
     from factprobe.eval.run.pipeline import check_failures
 
     run_dir = RunDir(out)
-    if run_dir.results_path.exists():
-        raise MergeError(f"--out {out} already holds a run: merge into a new directory")
     run_dir.lock()
     try:
+        check_destination(run_dir, console)
         rows = merge_shards(run_dir, paths)
         console.print(f"merged {len(paths)} shards: {len(rows)} rows into [bold]{escape(str(out))}[/bold]")
         write_report(run_dir, console, rows=rows)

@@ -206,6 +206,9 @@ class RunDir:
 
     def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.is_file():
+            if self.results_path.is_file():     # rows are written before the manifest only by a merge
+                raise RunDirError(f"{self.path} has no {MANIFEST} but holds rows: a `factprobe merge` into it "
+                                  f"stopped before its end; run that merge again to finish it")
             raise RunDirError(f"{self.path} has no {MANIFEST}: it is not a factprobe run directory")
         try:
             manifest = json.loads(read_utf8(self.manifest_path))

@@ -156,6 +156,10 @@ CASES: list[Case] = [
      ["c.json, record 1", "field `person_id"]),
     # ---- report and datasets describe
     ("report a non-run", lambda p: ["report", str(p.run_dir(None))], ["no manifest.json"]),
+    ("report a merge stopped before its manifest", lambda p: ["report", str(p.run_dir(None, json.dumps(ROW) + "\n"))],
+     ["no manifest.json but holds rows", "run that merge again"]),
+    ("resume a merge stopped before its manifest",
+     lambda p: ["run", "--resume", "--out", str(p.run_dir(None, json.dumps(ROW) + "\n"))], ["run that merge again"]),
     ("report a manifest that is a list", lambda p: ["report", str(p.run_dir("[]"))], ["expected a JSON object"]),
     ("report a bad row", lambda p: ["report", str(p.run_dir("{}", json.dumps(ROW) + "\n{oops\n" + json.dumps(ROW) + "\n"))],
      ["results.jsonl, line 2", "not valid JSON"]),
