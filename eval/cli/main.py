@@ -104,7 +104,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
                           f"and its own sections, tables and plots are left out")
     overrides = checked_options(explicit_options(args))
     summary = write_report(run_dir, console, overrides)
-    console.print(f"summary: {run_dir.summary_path}")
+    console.print(f"summary: {run_dir.summary_path}", markup=False)
     problem = (summary.get("groups") or {}).get("error")
     if problem and explicit_options(args):
         print(f"factprobe: {problem}", file=sys.stderr)

@@ -159,11 +159,11 @@ def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: li
             written.extend(out)
     if verbose:
         for path in written:
-            console.print(f"plot: {path}")
+            console.print(f"plot: {path}", markup=False)
     elif written:
-        console.print(f"plots: {len(written)} PNG files in {run_dir.path}")
-    console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}")
+        console.print(f"plots: {len(written)} PNG files in {run_dir.path}", markup=False)
+    console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}", markup=False)
     if not verbose:
         console.print(f"summary: {run_dir.summary_path}; every table: --verbose, or "
-                      f"`factprobe report {run_dir.path}`")
+                      f"`factprobe report {run_dir.path}`", markup=False)
     return summary

@@ -170,7 +170,7 @@ def check_served(manifest: dict[str, Any], model: ChatModel, where: Path, spec: 
 def print_notes(notes: list[str], console: Console) -> None:
     """Print each note of the run (what it left out and why) on a line of its own."""
     for note in notes:
-        console.print(f"[yellow]note:[/yellow] {note}", soft_wrap=True)
+        console.print(f"[yellow]note:[/yellow] {escape(note)}", soft_wrap=True)
 
 
 def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
@@ -240,7 +240,7 @@ def check_failures(run_dir: RunDir, config: RunConfig, console: Console,
     # slim rows: the counts need no trace or reply
     report = error_report(run_dir.latest_slim() if rows is None else rows)
     for line in warnings(report, config.max_error_rate, config.max_undecided_rate, str(run_dir.path), config.judge):
-        console.print(f"[yellow]warning:[/yellow] {line}")
+        console.print(f"[yellow]warning:[/yellow] {escape(line)}")
     messages = []
     if report.exceeds(config.max_error_rate):
         messages.append(failure_message(report, config.max_error_rate, str(run_dir.path)))
@@ -324,7 +324,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     finished = not ungraded and not pending_keys(questions, config, done)
     if resume and finished and (not report or report_current(run_dir)):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
-                      f"(`factprobe report {run_dir.path}` redraws it)")
+                      f"(`factprobe report {run_dir.path}` redraws it)", markup=False)
         return check_failures(run_dir, config, console)
     for name in config.strategies:
         get_strategy(name)

@@ -105,3 +105,20 @@ def test_a_sweep_prints_cell_names_and_option_values_literally(tmp_path: Path, c
     assert "001-dataset=jsonl_[_bold]y.jsonl: recorded F 100.0" in captured.out
     # the table's dataset column
     assert "jsonl:[red]x[/red].jsonl" in captured.out and "jsonl:[/bold]y.jsonl" in captured.out
+
+
+def test_a_run_directory_named_with_markup_prints_literally(tmp_path: Path, capsys,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--out …/[/bold]run` (the folder "[" holding "bold]run"): the lines naming it neither crash nor lose it."""
+    data = write_questions(tmp_path / "q.jsonl", QUESTIONS)
+    monkeypatch.setattr(pipeline, "load_model", lambda spec, **kwargs: ScriptedModel(
+        lambda messages, params: "Answer: Paris\nConfidence: 80"))
+    out = tmp_path / "[" / "bold]run"
+    out.parent.mkdir()
+    capsys.readouterr()
+    assert cli.main(["run", "--dataset", f"jsonl:{data}", "--strategies", "vanilla", "--no-cache",
+                     "--out", str(out)]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    assert f"run directory: {out}" in printed and f"report: {out / 'report.html'}" in printed
+    assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+    assert f"nothing to run: every row of {out} is done" in " ".join(capsys.readouterr().out.split())

@@ -147,3 +147,19 @@ def test_a_full_response_cache_never_turns_answers_into_errors(tmp_path: Path, m
     with sqlite3.connect(cache) as db:
         stored = db.execute("SELECT COUNT(*) FROM completions").fetchone()[0]
     assert 0 < stored < len(QUESTIONS)                                   # it filled during the run
+
+
+def test_a_full_disk_anywhere_else_is_one_line_naming_the_folder(tmp_path: Path, server: FaultServer,
+                                                                 monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """Where no writer says more (here the manifest, written before any question), the command
+    still stops with one line naming the run directory, and no traceback."""
+    def full(self, manifest) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(RunDir, "write_manifest", full)
+    assert run(tmp_path, server.url) == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and server.requests == 0
+    line = error_line(err)
+    assert line.startswith(f"factprobe: {tmp_path / 'run'}: no space left on the device (")
+    assert "free some space on that file system and run the command again" in line
