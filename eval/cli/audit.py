@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
 
 from factprobe.eval.cli.output import print_json
 from factprobe.eval.config.options import OptionError, add_run_options, checked_options
@@ -42,6 +42,7 @@ from factprobe.eval.grading.judge_loader import load_judge
 from factprobe.eval.grading.judge_prompts import DEFAULT_JUDGE_PROMPT
 from factprobe.eval.grading.service import GradingService
 from factprobe.eval.multiple_choice.audit import CHOICE_GRADERS, ChoiceAuditGrader
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.store.atomic import atomic_write_text
 
 BUILTIN = "builtin"
@@ -183,8 +184,8 @@ def _points(value: float | None) -> str:
 def print_audit(summary: dict[str, Any], console: Console) -> None:
     """Headline figures, the confusion matrix (labels × grades) and agreement per case type."""
     kappa = "–" if summary["kappa"] is None else f"{summary['kappa']:.3f}"
-    console.print(f"[bold]grader audit[/bold] {summary['cases']}: {summary['n']} cases graded by "
-                  f"{summary['grader']['grader']}")
+    console.print(f"[bold]grader audit[/bold] {escape(str(summary['cases']))}: {summary['n']} cases graded by "
+                  f"{escape(str(summary['grader']['grader']))}")
     console.print(f"agreement {pct(summary['agreement'])}%  Cohen's kappa {kappa}  "
                   f"over-credit {pct(summary['over_credit'])}% ({summary['over_credit_n']} graded CORRECT "
                   f"against a not-CORRECT label)  under-credit {pct(summary['under_credit'])}%  "
@@ -194,14 +195,14 @@ def print_audit(summary: dict[str, Any], console: Console) -> None:
                   f"{_points(summary['f_grades'])}: Δ {_points(summary['f_delta'])} "
                   f"({_points(summary['f_delta_ci_low'])} to {_points(summary['f_delta_ci_high'])}); "
                   f"F over the decided cases alone {_points(summary['f_decided'])}")
-    confusion = Table(title="label (rows) × grade (columns)")
+    confusion = LiteralTable(title="label (rows) × grade (columns)")
     confusion.add_column("label")
     for grade in GRADE_COLUMNS:
         confusion.add_column(grade.value, justify="right")
     for label, counts in summary["confusion"].items():
         confusion.add_row(label, *(str(counts[grade.value]) for grade in GRADE_COLUMNS))
     console.print(confusion)
-    per_type = Table(title="agreement per case type")
+    per_type = LiteralTable(title="agreement per case type")
     per_type.add_column("case type")
     per_type.add_column("n", justify="right")
     per_type.add_column("agreement %", justify="right")

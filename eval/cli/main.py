@@ -52,12 +52,27 @@ def user_errors() -> tuple[type[Exception], ...]:
     from factprobe.eval.run.confidence import UnknownConfidenceError
     from factprobe.eval.run.pipeline import ConfigError
     from factprobe.eval.run.sweep import SweepError
+    from factprobe.eval.store.disk_space import DiskFull
     from factprobe.eval.store.run_dir import RunDirError
 
     return (DatasetError, ModelSpecError, RunDirError, UnknownStrategyError, StrategyOptionError,
             UnknownConfidenceError, BaselineError, GraderConfigError, OptionError, PluginError,
             DuplicateStrategyError, SweepError, ConfigError, DuplicateExtensionError,
-            ExtensionLoadError, AnswersFileError)
+            ExtensionLoadError, AnswersFileError, DiskFull)
+
+
+def disk_full_line(exc: BaseException, args: argparse.Namespace) -> str | None:
+    """One line for a full disk met where no writer said more (DiskFull): the file or folder, and
+    how to go on; None for any other error."""
+    from factprobe.eval.store.disk_space import free_bytes, is_disk_full, size_text
+
+    if not is_disk_full(exc):
+        return None
+    where = getattr(exc, "filename", None) or getattr(args, "out", None) or getattr(args, "dir", None) or "."
+    free = free_bytes(Path(where))
+    there = "" if free is None else f" ({size_text(free)} free there)"
+    return (f"{where}: no space left on the device{there}; free some space on that file system and run "
+            f"the command again (a run continues with --resume)")
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
@@ -89,7 +104,7 @@ def cmd_report(args: argparse.Namespace, console: Console) -> int:
                           f"and its own sections, tables and plots are left out")
     overrides = checked_options(explicit_options(args))
     summary = write_report(run_dir, console, overrides)
-    console.print(f"summary: {run_dir.summary_path}")
+    console.print(f"summary: {run_dir.summary_path}", markup=False)
     problem = (summary.get("groups") or {}).get("error")
     if problem and explicit_options(args):
         print(f"factprobe: {problem}", file=sys.stderr)
@@ -268,9 +283,10 @@ def _main(argv: list[str] | None) -> int:
         print(f"factprobe: interrupted; finished rows are saved.{hint}", file=sys.stderr)
         return 130
     except Exception as exc:
-        if not isinstance(exc, user_errors()):
+        full = disk_full_line(exc, args)
+        if full is None and not isinstance(exc, user_errors()):
             raise
-        print(f"factprobe: {exc}", file=sys.stderr)
+        print(f"factprobe: {full or exc}", file=sys.stderr)
         return 2
 
 

@@ -8,15 +8,16 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from factprobe.eval.core.errors import DatasetError, plain_words
-from factprobe.eval.core.text_files import parse_json, read_utf8
+from factprobe.eval.core.text_files import parse_json, text_lines
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 def read_jsonl_objects(path: Path) -> list[tuple[int, dict]]:
-    """(line number, object) for every non-blank line; a bad line raises DatasetError."""
+    """(line number, object) for every non-blank line, read one line at a time (text_lines: a line
+    too long is refused before it is read whole); a bad line raises DatasetError."""
     rows: list[tuple[int, dict]] = []
-    for line_number, line in enumerate(read_utf8(path).split("\n"), start=1):
+    for line_number, line in text_lines(path):
         if not line.strip():
             continue
         value = parse_json(line, path, line_number)

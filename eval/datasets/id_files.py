@@ -8,7 +8,7 @@ from pathlib import Path
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
-from factprobe.eval.core.text_files import read_utf8
+from factprobe.eval.core.text_files import text_lines
 
 SHOWN = 5   # the unknown ids a message names before "and N more"
 
@@ -16,10 +16,10 @@ SHOWN = 5   # the unknown ids a message names before "and N more"
 def read_ids(path: Path, option: str) -> set[str]:
     """The ids of an id file; DatasetError naming the option and file when there are none."""
     try:
-        text = read_utf8(Path(path))
+        ids = {line.split()[0] for _, line in text_lines(Path(path))
+               if line.strip() and not line.lstrip().startswith("#")}
     except DatasetError as exc:
         raise DatasetError(f"{option}: {exc}") from None
-    ids = {line.split()[0] for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")}
     if not ids:
         raise DatasetError(f"{option} {path}: the file lists no question id (one per line)")
     return ids

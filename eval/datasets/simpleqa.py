@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import csv
-import io
 import json
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from pydantic import AliasChoices, BaseModel, Field, field_validator
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import Question
-from factprobe.eval.core.text_files import read_utf8
+from factprobe.eval.core.text_files import text_lines
 from factprobe.eval.datasets.raw import Located, Text, parse_records
 from factprobe.eval.datasets.registry import Dataset, loader
 
@@ -51,25 +50,24 @@ class RawRow(BaseModel):
 def csv_rows(path: Path) -> list[Located]:
     """Every data row as a dict, located by the line it ends on."""
     rows: list[Located] = []
-    with io.StringIO(read_utf8(path), newline="") as handle:
-        reader = csv.reader(handle)
-        try:
-            header = next(reader, None)
-            if not header:
-                raise DatasetError(f"{path}: the file is empty")
-            for field, names in COLUMNS.items():
-                if not set(names) & set(header):
-                    raise DatasetError(f"{path}, line 1: field `{field}`: no column named "
-                                       f"{' or '.join(names)} (the header is {','.join(header)[:120]!r})")
-            for row in reader:
-                if not row:
-                    continue
-                if len(row) != len(header):
-                    raise DatasetError(f"{path}, line {reader.line_num}: expected {len(header)} "
-                                       f"columns, got {len(row)}")
-                rows.append((f"line {reader.line_num}", dict(zip(header, row))))
-        except csv.Error as exc:
-            raise DatasetError(f"{path}, line {reader.line_num}: not valid CSV ({exc})") from None
+    reader = csv.reader(line for _, line in text_lines(path))
+    try:
+        header = next(reader, None)
+        if not header:
+            raise DatasetError(f"{path}: the file is empty")
+        for field, names in COLUMNS.items():
+            if not set(names) & set(header):
+                raise DatasetError(f"{path}, line 1: field `{field}`: no column named "
+                                   f"{' or '.join(names)} (the header is {','.join(header)[:120]!r})")
+        for row in reader:
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise DatasetError(f"{path}, line {reader.line_num}: expected {len(header)} "
+                                   f"columns, got {len(row)}")
+            rows.append((f"line {reader.line_num}", dict(zip(header, row))))
+    except csv.Error as exc:
+        raise DatasetError(f"{path}, line {reader.line_num}: not valid CSV ({exc})") from None
     if not rows:
         raise DatasetError(f"{path}: the file holds no records")
     return rows

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.schema import FieldValue, Question
+from factprobe.eval.core.text_files import text_lines
 from factprobe.eval.datasets.registry import Dataset, loader
 from factprobe.eval.store.media_cache import MediaStore
 
@@ -38,33 +39,30 @@ SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "GIF": ".gif", "WEBP": ".webp", "BMP"
 
 
 def tsv_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    """Every data row as a dict by column name, with the line it starts on (read as a stream:
-    the released file is large)."""
-    csv.field_size_limit(sys.maxsize)   # one cell holds a whole base64 image
+    """Every data row as a dict by column name, with the line it starts on (read as a stream, a
+    line at a time: the released file is large)."""
+    csv.field_size_limit(sys.maxsize)   # one cell holds a whole base64 image (text_lines bounds a line)
     line = 1
     try:
-        with path.open(encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(handle, delimiter="\t")
-            header = next(reader, None)
-            if not header:
-                raise DatasetError(f"{path}: the file is empty")
-            missing = [name for name in REQUIRED if name not in header]
-            if missing:
-                raise DatasetError(f"{path}, line 1: field `{missing[0]}`: no such column (the header is "
-                                   f"{' | '.join(header)[:160]!r}); is this WorldVQA's TSV?")
-            line = reader.line_num + 1
-            for row in reader:
-                start, line = line, reader.line_num + 1
-                if not row or row == [""]:
-                    continue
-                if len(row) != len(header):
-                    raise DatasetError(f"{path}, line {start}: expected {len(header)} tab-separated "
-                                       f"columns, got {len(row)}")
-                yield start, dict(zip(header, row))
+        reader = csv.reader((text for _, text in text_lines(path)), delimiter="\t")
+        header = next(reader, None)
+        if not header:
+            raise DatasetError(f"{path}: the file is empty")
+        missing = [name for name in REQUIRED if name not in header]
+        if missing:
+            raise DatasetError(f"{path}, line 1: field `{missing[0]}`: no such column (the header is "
+                               f"{' | '.join(header)[:160]!r}); is this WorldVQA's TSV?")
+        line = reader.line_num + 1
+        for row in reader:
+            start, line = line, reader.line_num + 1
+            if not row or row == [""]:
+                continue
+            if len(row) != len(header):
+                raise DatasetError(f"{path}, line {start}: expected {len(header)} tab-separated "
+                                   f"columns, got {len(row)}")
+            yield start, dict(zip(header, row))
     except csv.Error as exc:
         raise DatasetError(f"{path}, line {line}: not valid TSV ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise DatasetError(f"{path}, near line {line}: not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
 
 
 def encoded_images(cell: str) -> list[str]:

@@ -21,7 +21,8 @@ from factprobe.eval.analysis.summary import build_summary, latest_rows
 from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.html.report import REPORT_HTML, write_html_report
-from factprobe.eval.store.run_dir import RunDir
+from factprobe.eval.store.disk_space import stop_when_full
+from factprobe.eval.store.run_dir import MANIFEST, RESULTS, RunDir
 from factprobe.eval.store.slim_rows import SlimRow
 
 TableFn = Callable[[dict[str, Any], Console], None]
@@ -113,8 +114,23 @@ def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | Non
     tables, plots = TABLES.values(), PLOTS.values()
     # read once, slim (no traces): the summary and plots read these; the HTML page streams the full
     # rows from the file by their offsets
-    with run_dir.report_lock():         # two reports of one directory at once take turns
+    then = f"finish the report with `factprobe report {run_dir.path}`"
+    with run_dir.report_lock(), stop_when_full(run_dir.path, report_space(run_dir), then):
         return _read_and_write(run_dir, console, tables, plots, config, verbose, rows)
+
+
+FIRST_REPORT_SPACE = 4 * 2**20   # about what the plots and page of a small run's first report take
+
+
+def report_space(run_dir: RunDir) -> int:
+    """About the room writing the report needs: as much as results.jsonl (the HTML page holds every
+    row), and as much again as the report's files now (each new file is written beside the old one
+    before replacing it), or FIRST_REPORT_SPACE when there are none yet."""
+    files = [path for path in run_dir.path.iterdir() if path.is_file()
+             and path.name not in (RESULTS, MANIFEST) and not path.name.startswith(".")]
+    existing = sum(path.stat().st_size for path in files)
+    rows = run_dir.results_path.stat().st_size if run_dir.results_path.is_file() else 0
+    return rows + (existing or FIRST_REPORT_SPACE)
 
 
 def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any,
@@ -143,11 +159,11 @@ def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: li
             written.extend(out)
     if verbose:
         for path in written:
-            console.print(f"plot: {path}")
+            console.print(f"plot: {path}", markup=False)
     elif written:
-        console.print(f"plots: {len(written)} PNG files in {run_dir.path}")
-    console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}")
+        console.print(f"plots: {len(written)} PNG files in {run_dir.path}", markup=False)
+    console.print(f"report: {write_html_report(run_dir, summary, tables, written, rows)}", markup=False)
     if not verbose:
         console.print(f"summary: {run_dir.summary_path}; every table: --verbose, or "
-                      f"`factprobe report {run_dir.path}`")
+                      f"`factprobe report {run_dir.path}`", markup=False)
     return summary

@@ -3,8 +3,10 @@
 edited since (the same path is not the same input).
 
 The files: `--dataset LOADER:PATH`, `--prompt-file`, `--judge-prompt-file`, `--answers`, every
-`--plugin` given as a file, and the corpus of `--retriever NAME:PATH` when a strategy retrieves.
-A folder is digested over its files (hidden ones left out): their relative paths and contents.
+`--plugin` given as a file, the corpus of `--retriever NAME:PATH` when a strategy retrieves, the id
+files of `--only-ids` and `--exclude-ids` (which questions are asked) and the `--media` folder (what
+the model is shown). A folder is digested over its files (hidden ones left out): their relative
+paths and contents.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from factprobe.eval.store.json_store import file_sha256
 
 Entry = dict[str, str]
 SHOWN = 12   # hex digits of a digest shown in a message
+FILE_OPTIONS = ("prompt_file", "judge_prompt_file", "answers", "only_ids", "exclude_ids", "media")
+# inputs first recorded after the others: a manifest written before them lacks them, and is not
+# held to them (its config already records the option, compared by --resume and merge)
+LATER = frozenset({"only_ids", "exclude_ids", "media"})
 
 
 class InputChanged(OptionError):
@@ -45,7 +51,7 @@ def input_paths(config: RunConfig) -> dict[str, list[Path]]:
     dataset = config.dataset.partition(":")[2]
     if dataset:
         paths["dataset"] = [Path(dataset)]
-    for name in ("prompt_file", "judge_prompt_file", "answers"):
+    for name in FILE_OPTIONS:
         value = getattr(config, name)
         if value is not None:
             paths[name] = [value]
@@ -88,9 +94,11 @@ def as_list(value: Any) -> list[Entry]:
 def input_differences(before: dict[str, Any], after: dict[str, Any],
                       sides: tuple[str, str]) -> list[tuple[str, str]]:
     """(flag, what differs) for each option whose input files differ between two `inputs`
-    sections, with the digests on each side (`sides`: how each is named, e.g. "in the manifest", "now")."""
+    sections, with the digests on each side (`sides`: how each is named, e.g. "in the manifest", "now").
+    An input of LATER is compared only when both sections record it."""
     found = []
-    for name in sorted(before.keys() | after.keys()):
+    names = (before.keys() | after.keys()) - {name for name in LATER if name not in before or name not in after}
+    for name in sorted(names):
         old, new = as_list(before.get(name)), as_list(after.get(name))
         if [e.get("sha256") for e in old] == [e.get("sha256") for e in new]:
             continue

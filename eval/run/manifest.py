@@ -72,8 +72,10 @@ def served_model(model: ChatModel) -> str | None:
 
 
 def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str], model: ChatModel,
-                   grader: Grader, media: dict[str, Any] | None = None) -> dict[str, Any]:
-    """`media`: how the questions' media were found and sampled (RunMedia.sampling), when any were."""
+                   grader: Grader, media: dict[str, Any] | None = None,
+                   judge: ChatModel | None = None) -> dict[str, Any]:
+    """`media`: how the questions' media were found and sampled (RunMedia.sampling), when any were;
+    `judge`: the run's judge, whose server's model is recorded like the answering model's."""
     packages = package_versions()   # once: each lookup reads the installed distributions (1 ms)
     return {
         "factprobe_version": packages["factprobe"],
@@ -87,6 +89,7 @@ def build_manifest(config: RunConfig, dataset: Dataset, question_ids: list[str],
         "strategy_flags": strategy_flags(config.strategies),
         "model": model.describe(),
         "served_model": served_model(model),
+        "judge_served_model": served_model(judge) if judge is not None else None,
         "inputs": input_digests(config),
         "grader": grader.describe(),
         "media": media or None,

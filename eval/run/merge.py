@@ -23,6 +23,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 from factprobe.eval.config.options import validation_message
 from factprobe.eval.config.run_config import RunConfig
@@ -79,7 +80,8 @@ def read_shard(path: Path) -> Shard:
 def check_same_content(first: Shard, shard: Shard) -> None:
     """MergeError when two shards read input files of other content (their manifests' `inputs`;
     shards written before they were recorded are not compared) or were answered by models their
-    servers name differently (`served_model`; not compared when a shard's manifest lacks it)."""
+    servers name differently (`served_model`, and the judge's `judge_served_model`; not compared
+    when a shard's manifest lacks it)."""
     ours, theirs = first.manifest.get("inputs"), shard.manifest.get("inputs")
     if isinstance(ours, dict) and isinstance(theirs, dict):
         sides = (f"in shard {first.index}/{first.count}", f"in shard {shard.index}/{shard.count}")
@@ -87,11 +89,13 @@ def check_same_content(first: Shard, shard: Shard) -> None:
         if differ:
             raise MergeError(f"{shard.name} and {first.name} are not shards of one run: "
                              + "; ".join(f"{flag}: {detail}" for flag, detail in differ))
-    served = first.manifest.get("served_model"), shard.manifest.get("served_model")
-    if all(served) and served[0] != served[1]:
-        raise MergeError(f"{shard.name} and {first.name} were answered by different models: the server behind "
-                         f"--model {first.config.model} reported {served[0]!r} to shard {first.index}/{first.count} "
-                         f"and {served[1]!r} to shard {shard.index}/{shard.count}; run both against one model")
+    for key, flag, spec, did in (("served_model", "--model", first.config.model, "answered"),
+                                 ("judge_served_model", "--judge", first.config.judge, "graded")):
+        served = first.manifest.get(key), shard.manifest.get(key)
+        if all(served) and served[0] != served[1]:
+            raise MergeError(f"{shard.name} and {first.name} were {did} by different models: the server behind "
+                             f"{flag} {spec} reported {served[0]!r} to shard {first.index}/{first.count} and "
+                             f"{served[1]!r} to shard {shard.index}/{shard.count}; run both against one model")
 
 
 def check_one_run(shards: Sequence[Shard]) -> None:
@@ -199,7 +203,8 @@ def merged_manifest(shards: Sequence[Shard], out: Path, config: RunConfig | None
     manifest["merged_from"] = [
         {"dir": str(shard.run_dir.path), "shard": f"{shard.index}/{shard.count}", "rows": count,
          "started_utc": shard.manifest.get("started_utc"), "platform": shard.manifest.get("platform"),
-         "model": shard.manifest.get("model"), "served_model": shard.manifest.get("served_model")}
+         "model": shard.manifest.get("model"), "served_model": shard.manifest.get("served_model"),
+         "judge_served_model": shard.manifest.get("judge_served_model")}
         for shard, count in zip(shards, counts)]
     return manifest
 
@@ -235,6 +240,18 @@ def merge_shards(out: RunDir, paths: Sequence[Path], config: RunConfig | None = 
     return merged
 
 
+def check_destination(out: RunDir, console: Console) -> None:
+    """MergeError when OUT holds a run. The merge writes the rows, then the manifest, each by an
+    atomic rename, then the report: a merge stopped before its manifest leaves rows alone, merged
+    again here; one stopped after it is a run, whose report `factprobe report OUT` finishes."""
+    if out.manifest_path.is_file():
+        raise MergeError(f"--out {out.path} already holds a run: merge into a new directory (a merge into it "
+                         f"that stopped before its report is finished by `factprobe report {out.path}`)")
+    if out.results_path.is_file():
+        console.print(f"{escape(str(out.path))} holds rows but no manifest (a merge stopped before its end): "
+                      f"merging again")
+
+
 def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
     """`factprobe merge DIR… --out OUT`: the shards as one new run in OUT, reported; returns the
     exit status one process running the whole run would have had (3 when ERROR rows exceed the
@@ -243,12 +260,11 @@ def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
     from factprobe.eval.run.pipeline import check_failures
 
     run_dir = RunDir(out)
-    if run_dir.results_path.exists():
-        raise MergeError(f"--out {out} already holds a run: merge into a new directory")
     run_dir.lock()
     try:
+        check_destination(run_dir, console)
         rows = merge_shards(run_dir, paths)
-        console.print(f"merged {len(paths)} shards: {len(rows)} rows into [bold]{out}[/bold]")
+        console.print(f"merged {len(paths)} shards: {len(rows)} rows into [bold]{escape(str(out))}[/bold]")
         write_report(run_dir, console, rows=rows)
         config = RunConfig(**run_dir.read_manifest()["config"])
         return check_failures(run_dir, config, console, rows)

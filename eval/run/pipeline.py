@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 from factprobe.agents.models.base import ChatModel, warm_up
 from factprobe.agents.models.registry import RequestLimits, load_model
@@ -153,21 +154,23 @@ def check_unchanged(run_dir: RunDir, manifest: dict[str, Any], dataset: Dataset,
     check_inputs(manifest, config, run_dir.path)
 
 
-def check_served(manifest: dict[str, Any], model: ChatModel, where: Path, spec: str) -> None:
-    """ConfigError when the server behind --model now serves another model than the one that
-    answered the rows of the run in `where` (its manifest's `served_model`); nothing to compare
-    for a new run, or for a model no server reports."""
-    recorded, now = manifest.get("served_model"), served_model(model)
+def check_served(manifest: dict[str, Any], model: ChatModel, where: Path, spec: str, judge: bool = False) -> None:
+    """ConfigError when the server behind --model (`judge`: --judge) now serves another model than
+    the one that answered (graded) the rows of the run in `where` (its manifest's `served_model`,
+    `judge_served_model`); nothing to compare for a new run, or for a model no server reports."""
+    flag, key, did, what = ("--judge", "judge_served_model", "graded", "grades") if judge else \
+        ("--model", "served_model", "answered", "answers")
+    recorded, now = manifest.get(key), served_model(model)
     if recorded and now and recorded != now:
-        raise ConfigError(f"--model {spec}: the server now serves {now!r}, but the run in {where} was answered "
-                          f"by {recorded!r}; resuming would mix the answers of two models. Serve {recorded!r} "
+        raise ConfigError(f"{flag} {spec}: the server now serves {now!r}, but the run in {where} was {did} "
+                          f"by {recorded!r}; resuming would mix the {what} of two models. Serve {recorded!r} "
                           f"again, or start a new run with another --out.")
 
 
 def print_notes(notes: list[str], console: Console) -> None:
     """Print each note of the run (what it left out and why) on a line of its own."""
     for note in notes:
-        console.print(f"[yellow]note:[/yellow] {note}", soft_wrap=True)
+        console.print(f"[yellow]note:[/yellow] {escape(note)}", soft_wrap=True)
 
 
 def select_questions(dataset: Dataset, config: RunConfig) -> list[Question]:
@@ -237,7 +240,7 @@ def check_failures(run_dir: RunDir, config: RunConfig, console: Console,
     # slim rows: the counts need no trace or reply
     report = error_report(run_dir.latest_slim() if rows is None else rows)
     for line in warnings(report, config.max_error_rate, config.max_undecided_rate, str(run_dir.path), config.judge):
-        console.print(f"[yellow]warning:[/yellow] {line}")
+        console.print(f"[yellow]warning:[/yellow] {escape(line)}")
     messages = []
     if report.exceeds(config.max_error_rate):
         messages.append(failure_message(report, config.max_error_rate, str(run_dir.path)))
@@ -321,7 +324,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     finished = not ungraded and not pending_keys(questions, config, done)
     if resume and finished and (not report or report_current(run_dir)):
         console.print(f"nothing to run: every row of {run_dir.path} is done and its report is up to date "
-                      f"(`factprobe report {run_dir.path}` redraws it)")
+                      f"(`factprobe report {run_dir.path}` redraws it)", markup=False)
         return check_failures(run_dir, config, console)
     for name in config.strategies:
         get_strategy(name)
@@ -331,6 +334,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     # `--resume --judge SPEC` with another judge than the run's: it also re-grades what earlier graders left
     new_judge = resume and judge_changed(manifest_part(run_dir, manifest, "config", dict).get("judge"),
                                          config.judge)
+    if judge is not None and config.judge and not new_judge:
+        check_served(manifest, judge, run_dir.path, config.judge, judge=True)
     # a row another grader left UNGRADED (a multiple-choice letter) keeps its grading policy: it is
     # answered and graded again like any other undone row, never re-graded by the run's grader
     ungraded = regradable(ungraded, grader, manifest if new_judge else None)
@@ -348,7 +353,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     if answering:   # the graphs the strategy-result cache cannot stand in for, compiled before the manifest
         asyncio.run(runner.prepare(questions, done | {row.key for row in ungraded}))
     if not resume:
-        manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling)
+        manifest = build_manifest(config, dataset, [q.id for q in questions], model, grader, media.sampling, judge)
         manifest["multiple_choice"] = choices_entry(config, questions, judge)
         manifest["entity_model"] = entity_model.describe() if entity_model else None
         manifest["strategy_cache"] = runner.results.describe() if runner.results else None
@@ -357,10 +362,10 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             manifest["shard"] = shard_entry(config.shard, selected)
         run_dir.write_manifest(manifest)
     elif new_judge:
-        run_dir.write_manifest(with_new_judge(manifest, config, grader))
+        run_dir.write_manifest(with_new_judge(manifest, config, grader, served_model(judge) if judge else None))
     total = len(questions) * len(config.strategies) * config.repeats
     console.print(f"[bold]factprobe[/bold] {len(questions)} questions × {len(config.strategies)} "
-                  f"strategies × {config.repeats} repeats on {model.name}; "
+                  f"strategies × {config.repeats} repeats on {escape(model.name)}; "
                   f"{total - len(done) - len(ungraded)} to run")
     end_start_up()   # the command's collector, paused while it started, is back on for the answers
     if ungraded:
@@ -375,5 +380,5 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
 
     rows = run_dir.latest_slim()   # read once, for the report and the exit status
     write_report(run_dir, console, verbose=config.verbose, rows=rows)
-    console.print(f"run directory: [bold]{run_dir.path}[/bold]")
+    console.print(f"run directory: [bold]{escape(str(run_dir.path))}[/bold]")
     return check_failures(run_dir, config, console, rows)

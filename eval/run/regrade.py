@@ -81,11 +81,15 @@ def regradable(rows: list[Result], grader: Grader, manifest: dict[str, Any] | No
     return [row for row in rows if service.regrades(row) or row.grader in earlier]
 
 
-def with_new_judge(manifest: dict[str, Any], config: RunConfig, grader: Grader) -> dict[str, Any]:
+def with_new_judge(manifest: dict[str, Any], config: RunConfig, grader: Grader,
+                   judge_served: str | None = None) -> dict[str, Any]:
     """The manifest of a run resumed with another judge: the judge and grader in `config` and
-    `grader`, and under `regraded_with` when and what they replaced."""
+    `grader` (the model its server reports: `judge_served`), and under `regraded_with` when and
+    what they replaced."""
     entry = {"utc": datetime.now(timezone.utc).isoformat(timespec="seconds"), "judge": config.judge,
              "grader": grader.describe(), "previous_judge": manifest["config"].get("judge"),
-             "previous_grader": manifest.get("grader")}
+             "previous_grader": manifest.get("grader"), "judge_served_model": judge_served,
+             "previous_judge_served_model": manifest.get("judge_served_model")}
     return {**manifest, "config": {**manifest["config"], "judge": config.judge, "grader": config.grader},
-            "grader": grader.describe(), REGRADED_WITH: [*(manifest.get(REGRADED_WITH) or []), entry]}
+            "grader": grader.describe(), "judge_served_model": judge_served,
+            REGRADED_WITH: [*(manifest.get(REGRADED_WITH) or []), entry]}

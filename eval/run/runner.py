@@ -25,6 +25,7 @@ from factprobe.eval.grading.service import GradingService
 from factprobe.eval.media.attach import AttachingModel, RunMedia, attached, current_attachment
 from factprobe.eval.run.result_cache import StrategyResults
 from factprobe.eval.run.steps import PostStep, PostStepInput
+from factprobe.eval.store.disk_space import DiskFull
 from factprobe.eval.store.run_dir import RunDir
 from factprobe.retrieval.metrics import gold_passage_ids
 from factprobe.retrieval.pipeline import pipeline_for
@@ -209,11 +210,17 @@ class Runner:
             errors = 0
             queue = self.jobs(questions, done)  # shared by the workers: each job is taken by exactly one
 
+            written = 0
+
             async def worker() -> None:
-                nonlocal errors
+                nonlocal errors, written
                 for job in queue:
                     result = await self.answer(job)
-                    self.run_dir.append(result)
+                    try:
+                        self.run_dir.append(result)
+                    except DiskFull as full:   # about as much again for every row still to write
+                        raise full.needing(full.needed * (pending - written)) from None
+                    written += 1
                     errors += result.grade is Grade.ERROR
                     progress.update(task, advance=1, errors=errors)
 

@@ -30,12 +30,13 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
+from rich.markup import escape
 
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import clip, redact_values, remember_in_data
+from factprobe.eval.report.tables.literal import LiteralTable
 from factprobe.eval.run.pipeline import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
@@ -214,7 +215,7 @@ def print_table(rows: list[dict[str, Any]], console: Console) -> None:
     options = [key for key in rows[0] if key not in fixed and key not in CSV_SCORES
                and key not in CSV_GAINS and key not in ("run_dir", "baseline", "exit_status")
                and len({row.get(key) for row in rows}) > 1]
-    table = Table(title="sweep (answerable questions; % of graded; ΔF vs each run's baseline)")
+    table = LiteralTable(title="sweep (answerable questions; % of graded; ΔF vs each run's baseline)")
     for column in (*fixed, *options, "n", "CO", "IN", "NA", "CGA", "F", "ΔF [95% CI]", "p",
                    "time×", "tokens×", "ECE"):
         table.add_column(column, justify="left" if column in (*fixed, *options) else "right")
@@ -236,8 +237,8 @@ def run_cells(cells: list[Cell], console: Console, verbose: bool = False, execut
     """Run (or continue) every cell that has its own run directory; their exit statuses by name.
     Each cell prints one line, or its whole run's output with `verbose` (or `verbose = true` in the
     grid); on Ray, its whole output goes to its log."""
-    same = {cell.name: f"[dim]{cell.name}: same run as {cell.same_as} (its strategies read none of the "
-                       f"options that differ)[/dim]" for cell in cells if cell.same_as}
+    same = {cell.name: f"[dim]{escape(cell.name)}: same run as {escape(str(cell.same_as))} (its strategies read "
+                       f"none of the options that differ)[/dim]" for cell in cells if cell.same_as}
     if executor == "ray":
         for note in same.values():
             console.print(note)
@@ -252,13 +253,13 @@ def run_cells(cells: list[Cell], console: Console, verbose: bool = False, execut
             continue
         resume = (run_folder(cell.config) / "manifest.json").is_file()
         if verbose or cell.config.verbose:
-            console.rule(f"sweep cell {cell.name}")
+            console.rule(f"sweep cell {escape(cell.name)}")
             statuses[cell.name] = run_config(cell.config.model_copy(update={"verbose": True}), resume=resume,
                                              console=console)
             continue
-        with console.status(f"sweep cell {cell.name} ({number}/{len(cells)})"):
+        with console.status(f"sweep cell {escape(cell.name)} ({number}/{len(cells)})"):
             statuses[cell.name] = run_config(cell.config, resume=resume, console=output_console(quiet=True))
-        console.print(cell_line(cell.name, run_folder(cell.config), statuses[cell.name]), soft_wrap=True)
+        console.print(escape(cell_line(cell.name, run_folder(cell.config), statuses[cell.name])), soft_wrap=True)
     return statuses
 
 
@@ -331,7 +332,8 @@ def sweep(grid: str | Path | dict[str, Any], out: str | Path | None = None, quie
 
     figures = sweep_figures(rows, folder)
     for path in figures:
-        console.print(f"plot: {path}")
+        console.print(f"plot: {escape(str(path))}")
     page = write_sweep_html(rows, folder, print_table, figures)
-    console.print(f"sweep table: [bold]{folder / 'sweep.csv'}[/bold], in a browser: [bold]{page}[/bold]")
+    console.print(f"sweep table: [bold]{escape(str(folder / 'sweep.csv'))}[/bold], in a browser: "
+                  f"[bold]{escape(str(page))}[/bold]")
     return rows

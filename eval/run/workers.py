@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from factprobe.eval.config.run_config import RunConfig
@@ -186,7 +187,7 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     total = prepare(config, resume, run_dir, console)
     if resume and finished(run_dir, config, total):
         console.print(f"nothing to run: every row of {run_dir.path} is done and merged, and its report is up "
-                      f"to date (`factprobe report {run_dir.path}` redraws it)")
+                      f"to date (`factprobe report {run_dir.path}` redraws it)", markup=False)
         return check_failures(run_dir, config, console)
     configs = shard_configs(config)
     workers: list[Worker] = []
@@ -234,5 +235,5 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
     rows = merge_shards(run_dir, [Path(c["out"]) for c in configs], config)
     console.print(f"merged {config.workers} shards: {len(rows)} rows")
     write_report(run_dir, console, verbose=config.verbose, rows=rows)
-    console.print(f"run directory: [bold]{run_dir.path}[/bold]")
+    console.print(f"run directory: [bold]{escape(str(run_dir.path))}[/bold]")
     return check_failures(run_dir, config, console, rows)

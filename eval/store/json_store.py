@@ -10,11 +10,13 @@ import hashlib
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
 from pathlib import Path
 
 from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.store.disk_space import is_disk_full
 
 
 def default_cache_dir() -> Path:
@@ -56,25 +58,49 @@ def _use_wal(db: sqlite3.Connection) -> None:
             time.sleep(0.005)
 
 
+_FULL_SAID: set[Path] = set()   # the stores whose full disk was reported (once per file and process)
+
+
+def _said_full(path: Path) -> None:
+    """Say once per file that its disk is full and work goes on without storing more in it."""
+    if path in _FULL_SAID:
+        return
+    _FULL_SAID.add(path)
+    print(f"factprobe: warning: {path}: no space left on the device; continuing without storing new "
+          f"entries in this cache (what is already in it is still used; free some space to cache again)",
+          file=sys.stderr)
+
+
 class JsonStore:
     """A sqlite table of JSON values by key; safe to share between threads of one process.
 
-    The response cache and the retrieval-results cache both keep their entries here.
+    The response cache and the retrieval-results cache both keep their entries here. A cache is
+    never worth stopping for: when its disk is full, writes are skipped (said once) and reads go on.
     """
 
     def __init__(self, path: Path, table: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.table = table
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        # WAL with synchronous=NORMAL: a commit appends to the log without an fsync, so a write costs
-        # microseconds; a crash keeps the database consistent and loses at most the last few entries,
-        # which a later run asks the model for again.
-        _use_wal(self._db)
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
-        self._db.commit()
+        self._full = False
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(path), check_same_thread=False)
+            # WAL with synchronous=NORMAL: a commit appends to the log without an fsync, so a write costs
+            # microseconds; a crash keeps the database consistent and loses at most the last few entries,
+            # which a later run asks the model for again.
+            _use_wal(self._db)
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key TEXT PRIMARY KEY, value TEXT)")
+            self._db.commit()
+        except (OSError, sqlite3.Error) as exc:
+            if not is_disk_full(exc):
+                raise
+            # no room even to create the file or table: an empty store in memory stands in
+            self._full = True
+            _said_full(path)
+            self._db = sqlite3.connect(":memory:", check_same_thread=False)
+            self._db.execute(f"CREATE TABLE {table} (key TEXT PRIMARY KEY, value TEXT)")
 
     def get_text(self, key: str) -> str | None:
         """The stored JSON text as it is (a caller that parses it into its own types skips a
@@ -113,7 +139,16 @@ class JsonStore:
     def put_many(self, entries: list[tuple[str, str]]) -> None:
         """Store several (key, JSON text) entries in one transaction (a commit costs more than an
         entry), with every known secret value redacted."""
+        if self._full:
+            return
         rows = [(key, redact_values(text)) for key, text in entries]
         with self._lock:
-            self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", rows)
-            self._db.commit()
+            try:
+                self._db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", rows)
+                self._db.commit()
+            except (OSError, sqlite3.Error) as exc:
+                if not is_disk_full(exc):
+                    raise
+                self._db.rollback()
+                self._full = True
+                _said_full(self.path)

@@ -15,14 +15,16 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Iterator
+from typing import Annotated, Any, BinaryIO, Iterator
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from factprobe.eval.core import text_files
 from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
 from factprobe.eval.store.atomic import atomic_write_text
+from factprobe.eval.store.disk_space import DiskFull, is_disk_full
 from factprobe.eval.store.finite import check_finite
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 from factprobe.eval.store.stale import remove_stale
@@ -204,6 +206,9 @@ class RunDir:
 
     def read_manifest(self) -> dict[str, Any]:
         if not self.manifest_path.is_file():
+            if self.results_path.is_file():     # rows are written before the manifest only by a merge
+                raise RunDirError(f"{self.path} has no {MANIFEST} but holds rows: a `factprobe merge` into it "
+                                  f"stopped before its end; run that merge again to finish it")
             raise RunDirError(f"{self.path} has no {MANIFEST}: it is not a factprobe run directory")
         try:
             manifest = json.loads(read_utf8(self.manifest_path))
@@ -217,10 +222,19 @@ class RunDir:
     def append(self, result: Result) -> None:
         """Append one row. It reaches the kernel before this returns (a killed process loses
         nothing); the disk gets it within SYNC_INTERVAL_S (an fsync at most that often, and one in
-        `sync`), so a power cut loses at most the last fraction of a second of rows."""
-        with self.results_path.open("a", encoding="utf-8") as handle:
-            handle.write(redact_values(result.model_dump_json()) + "\n")
-            handle.flush()
+        `sync`), so a power cut loses at most the last fraction of a second of rows. On a full disk
+        the part of the row written is cut off again (no torn last line) and DiskFull is raised."""
+        data = (redact_values(result.model_dump_json()) + "\n").encode("utf-8")
+        with self.results_path.open("ab", buffering=0) as handle:
+            start = os.fstat(handle.fileno()).st_size
+            try:
+                write_all(handle, data)
+            except OSError as exc:
+                if not is_disk_full(exc):
+                    raise
+                os.ftruncate(handle.fileno(), start)
+                raise DiskFull(self.results_path, len(data),
+                               f"continue with `factprobe run --resume --out {self.path}`") from None
             now = time.monotonic()
             if now - self._synced_at >= SYNC_INTERVAL_S:
                 os.fsync(handle.fileno())
@@ -259,9 +273,15 @@ class RunDir:
         that is not UTF-8. Only the last line can be torn (lack its newline)."""
         if not self.results_path.is_file():
             return
+        limit = text_files.MAX_LINE_BYTES      # read at each call, so a test can lower it
         with self.results_path.open("rb") as handle:
             offset = 0
-            for number, data in enumerate(handle, start=1):
+            # a bounded read per line: a damaged file of one huge line is refused before it is held whole
+            for number, data in enumerate(iter(lambda: handle.readline(limit + 1), b""), start=1):
+                if len(data) > limit and not data.endswith(b"\n"):
+                    raise RunDirError(f"{self.results_path}, line {number}: longer than {limit:,} bytes, the "
+                                      f"most one row may hold; the file was changed by something other than "
+                                      f"factprobe: correct or delete that line")
                 start, offset = offset, offset + len(data)
                 try:
                     line = data.decode("utf-8")
@@ -324,6 +344,13 @@ class RunDir:
             return False
         os.truncate(self.results_path, data.rfind(b"\n") + 1)  # in place: the finished rows stay on disk
         return True
+
+
+def write_all(handle: BinaryIO, data: bytes) -> None:
+    """Write all of `data` through an unbuffered handle, which may take a part of it per call."""
+    view = memoryview(data)
+    while view:
+        view = view[handle.write(view) or 0:]
 
 
 def needs_rerun(row: Result) -> bool:

@@ -15,6 +15,7 @@ from typing import Callable
 import pytest
 
 from factprobe.eval.cli.main import main
+from factprobe.eval.core.text_files import MAX_LINE_BYTES
 from tests.conftest import local_model_available
 from tests.eval.run.bad_input_cases import generated_cases
 from tests.fakes import SERVED_MODEL, FaultServer, refused
@@ -35,6 +36,17 @@ class Place:
     def jsonl(self, *records: dict | str) -> Path:
         lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
         return self.file("data.jsonl", "".join(line + "\n" for line in lines))
+
+    def long_line(self, name: str, head: bytes) -> Path:
+        """A file whose line 2 is one byte over the limit of a line (MAX_LINE_BYTES), after `head` and a newline."""
+        path = self.tmp / name
+        with path.open("wb") as handle:
+            handle.write(head + b"\n")
+            left = MAX_LINE_BYTES + 1
+            while left > 0:
+                handle.write(b"x" * min(left, 2**20))
+                left -= 2**20
+        return path
 
     def good(self) -> Path:
         return self.jsonl(GOOD, {**GOOD, "id": "q2"})
@@ -107,6 +119,10 @@ CASES: list[Case] = [
     ("data not utf-8", lambda p: p.run(data=p.file("d.jsonl", json.dumps(GOOD).encode() + b"\n{\"id\": \"\xff\"}\n")),
      ["d.jsonl, line 2", "not UTF-8"]),
     ("data nested deeply", lambda p: p.run(data=p.jsonl(GOOD, DEEP)), ["data.jsonl, line 2", "nested too deeply"]),
+    ("data line too long", lambda p: p.run(data=p.long_line("long.jsonl", json.dumps(GOOD).encode())),
+     ["long.jsonl, line 2", "longer than"]),
+    ("id file line too long", lambda p: p.run("--only-ids", str(p.long_line("ids.txt", b"q1"))),
+     ["--only-ids", "ids.txt, line 2", "longer than"]),
     ("data not json", lambda p: p.run(data=p.jsonl(GOOD, "{id: 1")), ["data.jsonl, line 2", "not valid JSON"]),
     ("data line is a list", lambda p: p.run(data=p.jsonl("[1, 2]")), ["data.jsonl, line 1", "expected a JSON object"]),
     ("null question", lambda p: p.run(data=p.jsonl({**GOOD, "question": None})), ["line 1", "field `question`"]),
@@ -140,6 +156,10 @@ CASES: list[Case] = [
      ["c.json, record 1", "field `person_id"]),
     # ---- report and datasets describe
     ("report a non-run", lambda p: ["report", str(p.run_dir(None))], ["no manifest.json"]),
+    ("report a merge stopped before its manifest", lambda p: ["report", str(p.run_dir(None, json.dumps(ROW) + "\n"))],
+     ["no manifest.json but holds rows", "run that merge again"]),
+    ("resume a merge stopped before its manifest",
+     lambda p: ["run", "--resume", "--out", str(p.run_dir(None, json.dumps(ROW) + "\n"))], ["run that merge again"]),
     ("report a manifest that is a list", lambda p: ["report", str(p.run_dir("[]"))], ["expected a JSON object"]),
     ("report a bad row", lambda p: ["report", str(p.run_dir("{}", json.dumps(ROW) + "\n{oops\n" + json.dumps(ROW) + "\n"))],
      ["results.jsonl, line 2", "not valid JSON"]),
