@@ -43,6 +43,7 @@ from factprobe.eval.run.checks import (
     check_media_folders,
     check_retrieval_corpus,
     left_out_by_default,
+    prompt_notes,
 )
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
@@ -305,7 +306,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        notes = exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+        notes = (exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+                 + prompt_notes(config))
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
@@ -340,6 +342,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
                           config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
                           frame_sampling=config.frame_sampling, allowed=config.media_root, where=dataset.where)
+    media.exact = config.prompt_file is not None   # a prompt file is sent as written, no line before it
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     entity_model = load_entity_model(config, questions, request_limits(config)) if answering else None
