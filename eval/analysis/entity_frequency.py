@@ -98,8 +98,9 @@ def bin_table(items: list[dict[str, Any]], bins: int) -> list[dict[str, Any]]:
     table = []
     for index in range(bins):
         low, high = index * width, (index + 1) * width
+        last = index == bins - 1
         members = [item for item in items
-                   if low <= item["frequency_percentile"] < high or (index == bins - 1 and item["frequency_percentile"] == 100)]
+                   if low <= item["frequency_percentile"] < high or (last and item["frequency_percentile"] == 100)]
         accuracy = (sum(item["correct"] / item["runs"] for item in members) / len(members)) if members else None
         table.append({"percentile_low": round(low, 2), "percentile_high": round(high, 2), "items": len(members),
                       "accuracy": None if accuracy is None else round(accuracy, 4)})

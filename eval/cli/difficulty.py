@@ -91,10 +91,12 @@ def add_difficulty_command(sub: argparse._SubParsersAction) -> None:
                         help="when the runs answered different questions, use the shared ones (with a warning)")
     parser.add_argument("--json", action="store_true", help="print the tiers and every item as one JSON object")
     parser.add_argument("--entity-counts", type=Path, metavar="FILE",
-                        help="a JSON object entry → count (MetaCLIP's entry_counts_400m.json): each item joined to its "
-                        "entity's count and frequency rank percentile, per tier and per frequency bin (WorldVQA Fig. 4)")
+                        help="a JSON object entry → count (MetaCLIP's entry_counts_400m.json): each item joined to "
+                        "its entity's count and frequency rank percentile, per tier and per frequency bin "
+                        "(WorldVQA Fig. 4)")
     parser.add_argument("--entity-field", default="answer", metavar="NAME",
-                        help="the item's entity: its gold answer (default; WorldVQA's answers are entities) or this field")
+                        help="the item's entity: its gold answer (default; WorldVQA's answers are entities) or "
+                        "this field")
     parser.add_argument("--plot", type=Path, metavar="DIR",
                         help="with --entity-counts: draw entity_frequency.png (tiers against frequency) in DIR")
     parser.set_defaults(handler=cmd_difficulty)

@@ -8,8 +8,8 @@ from typing import Any
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.media_statistics import Probe, duration_statistics, media_statistics
-from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.datasets.question_types import TYPING, question_types
+from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.datasets.text_statistics import WORD_COUNTING, option_statistics, per_category, word_statistics
 
 

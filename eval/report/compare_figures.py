@@ -81,7 +81,8 @@ def reliability_overlay(line: Line, title: str) -> Figure | None:
                      zorder=3, label=None if shown.any() else f"{name} (n={int(n.sum())})")
         slope = run_slope(run, strategy)
         if slope is not None:   # WorldVQA Fig. 5: each model's weighted average slope as a dashed line
-            axis.plot([0, 1], [0, slope], color=color, linestyle="--", linewidth=1.2, label=f"{name}: slope {slope:.2f}")
+            axis.plot([0, 1], [0, slope], color=color, linestyle="--", linewidth=1.2,
+                      label=f"{name}: slope {slope:.2f}")
     if not drawn:
         return None
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")

@@ -8,8 +8,8 @@ import re
 
 from factprobe.agents.registry import RAG_SUFFIX, default_strategies, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
-from factprobe.eval.config.presets import DETAILED_REPLY_TOKENS
 from factprobe.eval.config.options import OptionError
+from factprobe.eval.config.presets import DETAILED_REPLY_TOKENS
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.modality import expand_variants
