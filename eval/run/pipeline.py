@@ -198,11 +198,13 @@ def make_grader(config: RunConfig, judge: ChatModel | None = None) -> Grader:
 
 def choices_entry(config: RunConfig, questions: list[Question], judge: ChatModel | None) -> dict[str, Any] | None:
     """The manifest's `multiple_choice`: option order, grading mode and the model that maps
-    answers to letters (the run's judge, never the model under test); None without such questions."""
+    answers to letters (the run's judge; with `--choice-grading self` the model under test, named
+    by its spec); None without such questions."""
     if not any(q.choices for q in questions):
         return None
-    return {"option_order": config.option_order, "grading": config.choice_grading,
-            "mapper": judge.describe() if judge is not None else None}
+    mapper = {"model": config.model, "self": True} if config.choice_grading == "self" else (
+        judge.describe() if judge is not None else None)
+    return {"option_order": config.option_order, "grading": config.choice_grading, "mapper": mapper}
 
 
 def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
