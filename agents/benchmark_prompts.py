@@ -12,6 +12,9 @@ A preset's system text may have a Chinese version, used for questions whose `lan
 `zh` (WorldVQA). A template without `{options}` gets the options after its text when the question has choices, and
 one without `{passages}` gets the passages before it, so no input is silently left out.
 
+A prompt may letter its options in lower case (`letter_case` "lower": MMWorld's release letters
+them a, b, c, d, and its preset shows them so); replies are read in either case.
+
 Reply formats: `lines` ("Answer: …" and "Confidence: …%", read by factprobe.agents.parsing),
 `json` (Video SimpleQA: an object with `answer` and `confidence_score`, read from the first `{` to
 the last `}`; a reply without one is read as `lines`), `free` (the whole reply is the answer,
@@ -41,7 +44,7 @@ REFUSAL_OPEN = f"If you do not know the answer, reply \"{REFUSAL_OPTION}\" as yo
 # name -> (system, user template, reply format); the wording is ours, the reply shapes the papers'.
 BENCHMARK_PROMPTS: dict[str, tuple[str, str, str]] = {
     "videosimpleqa": (
-        "You will see frames of a video and a question about it. Give a short, specific answer "
+        "You will be asked a question about a video. Give a short, specific answer "
         "without explaining how you got it, and say how confident you are, from 0 to 100, that it "
         "is correct. Reply with one JSON object and nothing else: "
         '{"answer": "<short answer>", "confidence_score": <0 to 100>}',
@@ -55,14 +58,17 @@ BENCHMARK_PROMPTS: dict[str, tuple[str, str, str]] = {
         "Look at the image and answer the multiple-choice question by choosing one option.",
         "{question}\n{options}\nReply with the letter of the option you choose.", "lines"),
     "mmworld": (
-        "You will see frames of a video. Answer the question about it by choosing one of the options.",
+        "Answer the question about the video by choosing one of the options.",
         "{question}\n{options}\nReply with a single letter ({letters}) only.", "lines"),
     "worldsense": (
-        "Watch the video closely, attending to every detail, and choose the option that best answers "
+        "Attend closely to every detail of the video, and choose the option that best answers "
         "the question.",
         "Question: {question}\n{options}\nReply with only the letter ({letters}) of the best option.", "lines"),
 }
 
+
+# Benchmarks whose release letters the options in lower case (a–d), as their prompts show them.
+LOWER_CASE_LETTERS = frozenset({"mmworld"})
 
 # WorldVQA asks its Chinese questions with a Chinese instruction (the `language` field `zh`).
 SYSTEM_ZH = {
@@ -94,8 +100,13 @@ def passages_text(passages: list[dict] | None) -> str:
     return "\n".join(lines)
 
 
-def letters_text(shown: ShownChoices | None) -> str:
-    letters = list(shown.letters) if shown else []
+def shown_letters(shown: ShownChoices, letter_case: str = "upper") -> list[str]:
+    """The option letters as the prompt shows them (`letter_case` "lower": a, b, …)."""
+    return [letter.lower() if letter_case == "lower" else letter for letter in shown.letters]
+
+
+def letters_text(shown: ShownChoices | None, letter_case: str = "upper") -> str:
+    letters = shown_letters(shown, letter_case) if shown else []
     return ", ".join(letters[:-1]) + f" or {letters[-1]}" if len(letters) > 1 else "".join(letters)
 
 
@@ -111,10 +122,12 @@ def benchmark_messages(prompt: Mapping[str, Any], question: Question, repeat: in
     options in `option_order` (factprobe.agents.choices); with `offers_refusal`, the refusal option
     is listed and (unless `refusal_instruction` is off) a line says when to choose it."""
     shown = shown_choices(question, repeat, seed, offers_refusal, option_order) if question.choices else None
-    options = "\n".join(f"{letter}. {text}" for letter, text in zip(shown.letters, shown.options)) if shown else ""
+    case = str(prompt.get("letter_case") or "upper")
+    options = "\n".join(f"{letter}. {text}" for letter, text in zip(shown_letters(shown, case), shown.options)) \
+        if shown else ""
     template: str = prompt["user"]
     used = set(PLACEHOLDER.findall(template))
-    text = fill(template, {"question": question.question, "options": options, "letters": letters_text(shown),
+    text = fill(template, {"question": question.question, "options": options, "letters": letters_text(shown, case),
                            "passages": passages_text(passages)})
     if options and "options" not in used:
         text = f"{text}\n{options}"

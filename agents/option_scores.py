@@ -15,6 +15,7 @@ import re
 from factprobe.eval.core.schema import TokenLogprob
 
 LETTER_TOKEN = re.compile(r"^\s*[\(\[]?([A-Z])[\)\]\.:]?\s*$")
+LOWER_LETTER_TOKEN = re.compile(r"^\s*[\(\[]?([a-z])[\)\]\.:]?\s*$")   # options lettered a, b, … (MMWorld)
 
 
 def scored_token(tokens: list[TokenLogprob]) -> TokenLogprob | None:
@@ -22,15 +23,17 @@ def scored_token(tokens: list[TokenLogprob]) -> TokenLogprob | None:
     return next((token for token in tokens if token.token.strip()), None)
 
 
-def letter_logprobs(token: TokenLogprob, letters: tuple[str, ...]) -> dict[str, float | None]:
+def letter_logprobs(token: TokenLogprob, letters: tuple[str, ...], lower: bool = False) -> dict[str, float | None]:
     """Each letter's log-probability at `token`'s position (the chosen token and its alternatives);
-    None for a letter none of them spells."""
+    None for a letter none of them spells. `lower`: the prompt lettered the options a, b, …, so
+    those spellings are read (as A, B, …)."""
     alternatives = {**token.top, token.token: token.logprob}
     found: dict[str, list[float]] = {letter: [] for letter in letters}
+    pattern = LOWER_LETTER_TOKEN if lower else LETTER_TOKEN
     for text, logprob in alternatives.items():
-        match = LETTER_TOKEN.match(text)
-        if match and match.group(1) in found and math.isfinite(logprob):
-            found[match.group(1)].append(logprob)
+        match = pattern.match(text)
+        if match and match.group(1).upper() in found and math.isfinite(logprob):
+            found[match.group(1).upper()].append(logprob)
     return {letter: log_sum_exp(values) if values else None for letter, values in found.items()}
 
 

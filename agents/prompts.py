@@ -27,9 +27,10 @@ REFUSAL_USER = ("{question_block}\n\nIf you do not know the answer, write exactl
                 "\"Sorry, I can't help with it\" as your answer. " + ANSWER_FORMAT)
 
 # Input settings (factprobe.eval.core.modality): a line before the question, in every call a
-# strategy makes, saying what accompanies it.
+# strategy makes, saying what accompanies it (none before a prompt file's text, which is sent as written).
 MEDIA_NOTE = ("The {count} attached images show what the question is about (a video's frames are "
               "in playback order).")
+IMAGE_NOTE = "The attached image shows what the question is about."
 CAPTION_NOTE = "Description of the video or image the question is about: {caption}"
 
 # best_of_n with `--selector model`: the model picks the best of its numbered samples.

@@ -108,6 +108,7 @@ class LocalModel:
         self._llamas: dict[bool, tuple[Any, PrefixStates]] = {}
         self._warm_up_messages: list[Message] = WARM_UP_MESSAGES
         self._call_lock = threading.Lock()  # one call at a time; also guards loading
+        self._scorer: Any = None              # the context that scores given replies, loaded on first use
 
     def _new_llama(self, logits_all: bool) -> Any:
         from llama_cpp import Llama
@@ -174,6 +175,26 @@ class LocalModel:
 
     async def generate(self, messages: list[Message], params: GenerationParams) -> Completion:
         return await asyncio.to_thread(self._generate_sync, messages, params)
+
+    def _score_sync(self, messages: list[Message], replies: list[str]) -> tuple[list[list[float]], int, float]:
+        from factprobe.agents.models.continuations import chat_prompt, score_continuations
+
+        with self._call_lock:
+            if self._scorer is None:   # its own context: the generating ones keep their prefix states
+                self._scorer = self._new_llama(logits_all=True)
+            started = time.perf_counter()
+            try:
+                prompt = chat_prompt(self._scorer, messages, self.name)
+                scored, prompt_tokens = score_continuations(self._scorer, prompt, replies)
+            except (ValueError, RuntimeError) as exc:
+                raise ModelError(f"{self.name}: scoring the replies failed: {exc}") from exc
+            return scored, prompt_tokens, time.perf_counter() - started
+
+    async def continuation_logprobs(self, messages: list[Message],
+                                    replies: list[str]) -> tuple[list[list[float]], int, float]:
+        """Each reply's per-token log-probabilities as the assistant's answer to `messages`, the
+        prompt's tokens and the seconds it took (factprobe.agents.models.continuations)."""
+        return await asyncio.to_thread(self._score_sync, messages, replies)
 
     async def identity(self) -> dict[str, Any]:
         """The GGUF file; the response cache keys replies by its content hash, not its name."""

@@ -80,7 +80,8 @@ def build(context: StrategyContext):
         if token is None:
             raise OptionScoreError(f"{context.model.name} returned no token log-probabilities for the options; "
                                    f"option_likelihood needs a backend that answers logprobs/top_logprobs")
-        scores = letter_logprobs(token, shown.letters)
+        prompt = context.options.get("answer_prompt") or {}
+        scores = letter_logprobs(token, shown.letters, lower=prompt.get("letter_case") == "lower")
         if all(value is None for value in scores.values()):
             raise OptionScoreError(f"none of the letters {', '.join(shown.letters)} is among the {TOP_LOGPROBS} most "
                                    f"likely first tokens (the reply began {token.token!r})")

@@ -33,7 +33,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, SYSTEM_ZH, check_template
+from factprobe.agents.benchmark_prompts import BENCHMARK_PROMPTS, LOWER_CASE_LETTERS, SYSTEM_ZH, check_template
 
 PRESET_SETTINGS: dict[str, dict[str, Any]] = {
     "videosimpleqa": {"strategies": ["vanilla"], "judge_prompt": "videosimpleqa", "judge_media": "frames",
@@ -46,8 +46,18 @@ PRESET_SETTINGS: dict[str, dict[str, Any]] = {
 }
 
 
+# A detailed reply (`--reply-format free`, WorldVQA's "as much detail as possible") with its
+# confidence at the end needs room: the WorldVQA preset's answer tokens.
+DETAILED_REPLY_TOKENS = 512
+
+
 def with_preset(data: Any) -> Any:
-    """The options as given, with the preset's settings for those not given."""
+    """The options as given, with the preset's settings for those not given. Without a preset, a
+    prompt file whose replies are read whole (`--reply-format free`) gets DETAILED_REPLY_TOKENS
+    answer tokens unless --max-tokens is given."""
+    if isinstance(data, dict) and data.get("preset") is None and data.get("prompt_file") is not None \
+            and data.get("reply_format") == "free" and data.get("max_tokens") is None:
+        return {**data, "max_tokens": DETAILED_REPLY_TOKENS}
     if not isinstance(data, dict) or data.get("preset") not in PRESET_SETTINGS:
         return data
     settings = dict(PRESET_SETTINGS[data["preset"]])
@@ -81,4 +91,6 @@ def answer_prompt(preset: str | None, prompt_file: Path | None, reply_format: st
     if prompt_file is not None:
         system, system_zh, user, source = "", "", read_prompt_file(prompt_file), f"prompt file {prompt_file}"
     prompt = {"system": system, "user": user, "reply_format": reply_format or preset_format, "source": source}
+    if preset in LOWER_CASE_LETTERS:   # the release's letters, kept with a prompt file of one's own too
+        prompt["letter_case"] = "lower"
     return {**prompt, "system_zh": system_zh} if system_zh else prompt

@@ -161,10 +161,11 @@ class RunConfig(BaseModel):
         "shuffle", "multiple-choice options: shuffle (per repeat, the refusal option last), shuffle-all "
         "(the refusal option shuffled in too: MM-SAP), released (the dataset's order: MMWorld, "
         "WorldSense); each row records its order and shuffle key")
-    choice_grading: Literal["letter", "judge"] = option(
+    choice_grading: Literal["letter", "judge", "self"] = option(
         "letter", "multiple-choice grading: letter (the answer aligned to an option letter by rules, "
-        "else by the --judge model) or judge (the --judge model says True/False whether the answer is "
-        "the gold option: MMWorld)")
+        "else by the --judge model), judge (the --judge model says True/False whether the answer is "
+        "the gold option: MMWorld) or self (by rules, else the model under test aligns its own answer "
+        "to a letter: MMWorld's second mode)")
     # which questions are asked, and how the summary groups and filters them
     only_ids: Path | None = option(None, "ask only the questions whose ids this file lists (one per line, "
                                    "as `factprobe difficulty` writes)")

@@ -8,6 +8,7 @@ from typing import Any
 
 from factprobe.eval.core.schema import Question
 from factprobe.eval.datasets.media_statistics import Probe, duration_statistics, media_statistics
+from factprobe.eval.datasets.question_types import TYPING, question_types
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.datasets.text_statistics import WORD_COUNTING, option_statistics, per_category, word_statistics
 
@@ -43,10 +44,13 @@ def describe_dataset(dataset: Dataset, probe: Probe | None = None) -> dict[str, 
 
 
 def dataset_statistics(questions: list[Question], probe: Probe | None = None) -> dict[str, Any]:
-    """Words per question, answer and option, option letters, distinct media and durations, overall
-    and (words, letters) per category (factprobe.eval.datasets.text_statistics, .media_statistics)."""
+    """Words per question, answer and option, option letters, question types, distinct media and
+    durations, overall and (words, letters) per category (factprobe.eval.datasets.text_statistics,
+    .question_types, .media_statistics)."""
     return {"word_counting": WORD_COUNTING,
             "words": word_statistics(questions),
+            "question_types": question_types(questions),
+            "question_typing": TYPING,
             "options": option_statistics(questions),
             "media": media_statistics(questions),
             "durations": duration_statistics(questions, probe),
@@ -104,7 +108,8 @@ def describe_rows(description: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def words_text(summary: dict[str, Any]) -> str:
-    return "-" if not summary["n"] else f"mean {summary['mean']}, median {summary['median']} (n {summary['n']})"
+    return "-" if not summary["n"] else (f"mean {summary['mean']}, median {summary['median']}, max {summary['max']} "
+                                         f"(n {summary['n']})")
 
 
 def letters_text(counts: dict[str, int]) -> str:
@@ -124,6 +129,7 @@ def statistics_rows(stats: dict[str, Any]) -> list[tuple[str, str]]:
     words and letters per category."""
     rows = [(f"words per {name}", words_text(summary)) for name, summary in stats["words"].items()]
     rows.append(("word counting", stats["word_counting"]))
+    rows.append(("question types", ", ".join(f"{name} {n}" for name, n in stats["question_types"].items()) or "-"))
     options = stats["options"]
     if options:
         rows += [("options per question", json.dumps(options["options_per_question"])),

@@ -1,5 +1,6 @@
 """Lengths in words and option positions of a dataset's questions (`datasets describe`, key
-`statistics`): MM-SAP's Tables 5 and 6, Video SimpleQA's question and answer lengths.
+`statistics`): MM-SAP's Tables 5 and 6, Video SimpleQA's question and answer lengths (mean, median
+and maximum).
 
 Words are counted as the papers describe their averages, by spaces: a word is a whitespace-separated
 token holding at least one letter or digit (a lone dash or question mark is not a word), except that
@@ -38,11 +39,11 @@ def word_count(text: str) -> int:
 
 
 def summary(values: list[int]) -> dict[str, Any]:
-    """n, mean and median of word counts (mean and median None when there are none)."""
+    """n, mean, median and maximum of word counts (None but n when there are none)."""
     if not values:
-        return {"n": 0, "mean": None, "median": None}
+        return {"n": 0, "mean": None, "median": None, "max": None}
     return {"n": len(values), "mean": round(statistics.fmean(values), 2),
-            "median": round(float(statistics.median(values)), 2)}
+            "median": round(float(statistics.median(values)), 2), "max": max(values)}
 
 
 def refusal_letter(question: Question) -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from factprobe.agents.models.base import (
     warm_up,
 )
 from factprobe.agents.models.wire import IMAGES_SENT, with_audio, with_images
-from factprobe.agents.prompts import CAPTION_NOTE, MEDIA_NOTE
+from factprobe.agents.prompts import CAPTION_NOTE, IMAGE_NOTE, MEDIA_NOTE
 from factprobe.eval.core.modality import (
     AUDIO_CAPTION,
     CAPTION,
@@ -68,13 +68,22 @@ class Attachment:
     subtitles: str | None = None
     frames: tuple[str, ...] = ()   # the question's images in every setting: what a judge may be shown
     error: str | None = None       # why the question's media could not be read: its row is ERROR
+    exact: bool = False            # the run's prompt is a prompt file, sent as written (see apply)
+
+    def text_notes(self) -> list[str]:
+        """The caption and subtitles: text the question is asked with."""
+        notes = [CAPTION_NOTE.format(caption=self.caption)] if self.caption is not None else []
+        if self.subtitles is not None:
+            notes.append(SUBTITLES_NOTE.format(subtitles=self.subtitles))
+        return notes
 
     def notes(self) -> list[str]:
+        """Lines saying what accompanies the question (one image is not called a video's frames)."""
         notes = []
         if self.caption is not None:
             notes.append(CAPTION_NOTE.format(caption=self.caption))
         elif self.images:
-            notes.append(MEDIA_NOTE.format(count=len(self.images)))
+            notes.append(IMAGE_NOTE if len(self.images) == 1 else MEDIA_NOTE.format(count=len(self.images)))
         if self.audio:
             notes.append(AUDIO_NOTE)
         if self.subtitles is not None:
@@ -83,15 +92,22 @@ class Attachment:
 
     def apply(self, messages: list[Message]) -> list[Message]:
         """`messages` with the caption, images, sound track or subtitles (and a line saying what
-        they are) in the last user turn."""
-        notes = self.notes()
-        if not notes:
+        they are) in the last user turn. With `exact` (a prompt file) the user's text comes first
+        and unchanged: images and sound are attached without a line, and a caption or subtitles,
+        which carry the setting's text, follow the prompt."""
+        before, after = ([], self.text_notes()) if self.exact else (self.notes(), [])
+        if not (before or after or self.images or self.audio):
             return messages
         last = max((i for i, message in enumerate(messages) if message["role"] == "user"), default=None)
         if last is None:
             return messages
         updated = list(messages)
-        updated[last] = {**messages[last], "content": "\n".join([*notes, "", messages[last]["content"]])}
+        text = messages[last]["content"]
+        if before:
+            text = "\n".join([*before, "", text])
+        if after:
+            text = "\n".join([text, "", *after])
+        updated[last] = {**messages[last], "content": text}
         return with_audio(with_images(updated, list(self.images)), list(self.audio))
 
     def row_fields(self) -> dict[str, Any]:
@@ -197,7 +213,8 @@ class RunMedia:
 
     def __init__(self, refs: dict[str, list[str]] | None = None, sampling: dict[str, Any] | None = None,
                  audio: dict[str, list[str]] | None = None, subtitles: dict[str, str] | None = None,
-                 failed: dict[str, str] | None = None) -> None:
+                 failed: dict[str, str] | None = None, exact: bool = False) -> None:
+        self.exact = exact   # the run's prompt is a prompt file: no line of factprobe's before it
         self.refs = refs or {}
         self.sampling = sampling or {}
         self.audio = audio or {}
@@ -207,6 +224,10 @@ class RunMedia:
     def attachment(self, question: Question, strategy: str) -> Attachment:
         """The question's Attachment in the strategy's setting; one carrying `error` when the setting
         sends media the question's could not be read."""
+        attachment = self._attachment(question, strategy)
+        return replace(attachment, exact=True) if self.exact else attachment
+
+    def _attachment(self, question: Question, strategy: str) -> Attachment:
         setting = split_variant(strategy)[1]
         if question.id in self.failed and setting not in (TEXT, CAPTION):
             return Attachment(setting or FRAMES, explicit=setting is not None, error=self.failed[question.id])

@@ -4,7 +4,8 @@
 mean of 1/len(choices) (the refusal option is not a choice); `mapped_by_rule`, `mapped_by_model`,
 `unmapped` count how answers reached a letter (`unmapped`: none reached, a refusal, the judge's NONE
 or, in a run without a judge, an answer no rule maps, which is counted wrong and so stays in `n`);
-`model_asked` counts mapping calls (a call can fail to map); `refused` counts NOT_ATTEMPTED rows.
+`model_asked` counts mapping calls (a call can fail to map); `refused` counts NOT_ATTEMPTED rows;
+`grading` names the rows' grading mode(s) (`self`: the model under test mapped its own answers).
 Strategies without such rows are left out.
 """
 
@@ -31,7 +32,8 @@ def strategy_choices(rows: list[Result]) -> dict[str, Any] | None:
             "chance": mean([entry["chance"] for _, entry in entries]),
             "mapped_by_rule": mapped.count("rule"), "mapped_by_model": mapped.count("model"),
             "unmapped": mapped.count(None), "model_asked": sum(bool(e.get("model_asked")) for _, e in entries),
-            "refused": sum(row.grade is Grade.NOT_ATTEMPTED for row, _ in entries)}
+            "refused": sum(row.grade is Grade.NOT_ATTEMPTED for row, _ in entries),
+            "grading": ", ".join(sorted({str(entry.get("grading") or "letter") for _, entry in entries}))}
 
 
 @summary_section("multiple_choice", order=170)

@@ -12,6 +12,9 @@ MMWorld's two evaluation strategies):
   `mapped_by` None: summary `unmapped`); a refusal is NOT_ATTEMPTED.
 - `judge`: the run's judge says True or False whether the free answer is the gold option
   (eval.multiple_choice.verdict); a refusal or the refusal option is NOT_ATTEMPTED, unasked.
+- `self`: as `letter`, but the model under test maps its own answer (MMWorld Table 8's second
+  mode: the evaluated model aligns its open answer to an option); `mapper_model` names it and the
+  manifest's `multiple_choice.mapper` describes it.
 
 The row's grade is that grade (`grader` "multiple_choice"). The row's `multiple_choice` entry
 records the shown options and order, the option order and shuffle key, the gold letter, the
@@ -145,6 +148,13 @@ def run_judge(data: PostStepInput) -> ChatModel | None:
     return data.context.resources.get("judge")
 
 
+def answering_model(data: PostStepInput) -> ChatModel:
+    """The model under test, without the wrapper that attaches the question's media (the mapping
+    call is about the reply's text)."""
+    model = data.context.model
+    return getattr(model, "inner", model)
+
+
 @register_post_step("multiple_choice", enabled=lambda config: True, order=80)
 async def multiple_choice(data: PostStepInput) -> dict[str, Any]:
     question = data.question
@@ -162,7 +172,7 @@ async def multiple_choice(data: PostStepInput) -> dict[str, Any]:
                              "options_in_prompt": prompt_showed(data.state.get("messages") or [],
                                                                 options_block(shown)),
                              "chance": 1 / len(question.choices), "grading": mode}
-    judge = run_judge(data)
+    judge = answering_model(data) if mode == "self" else run_judge(data)
     grader = ChoiceGrader(shown, judge, mode)
     outcome = await data.grader.grade(question, data.state.get("answer"), by=grader)
     if grader.mapper is not None:

@@ -4,7 +4,8 @@ paired comparison, written as PNG and SVG in a folder beside the HTML file (`fig
 - reliability: every run's verbal-confidence reliability bins of one strategy in one panel (WorldVQA
   Fig. 5, Video SimpleQA Fig. 7): filled points for bins with more than HIDDEN_BIN_MAX_ROWS rows
   (WorldVQA draws only those; factprobe.eval.report.reliability), hollow ones for the rest, sized by
-  count; the diagonal is perfect calibration;
+  count; the diagonal is perfect calibration, and each run's dashed line from the origin has its
+  weighted average slope (`calibration.<s>.verbal.slope`, 1 on the diagonal);
 - per_category: F per category (per `--group-by` group when given) of every run, as a radar with
   three categories or more (WorldVQA Fig. 3), else as grouped bars;
 - delta_f: each run's ΔF against the baseline run with its 95% CI, overall and per category (group);
@@ -48,6 +49,14 @@ def line_label(run: LoadedRun, strategy: str, title: str) -> str:
     return run.name if strategy == title else f"{run.name}: {strategy}"
 
 
+def run_slope(run: LoadedRun, strategy: str) -> float | None:
+    """The run's weighted average slope of the strategy's verbal confidences (its summary's
+    `calibration.<strategy>.verbal.slope`), None when it has none."""
+    entry = ((run.summary.get("calibration") or {}).get(strategy) or {}).get("verbal") or {}
+    slope = entry.get("slope") if isinstance(entry, dict) else None
+    return float(slope) if isinstance(slope, (int, float)) and not isinstance(slope, bool) else None
+
+
 def reliability_overlay(line: Line, title: str) -> Figure | None:
     """Every run's reliability bins of its strategy in `line` in one panel; None when no run has
     confidences."""
@@ -70,6 +79,10 @@ def reliability_overlay(line: Line, title: str) -> Figure | None:
                      alpha=0.8, zorder=3, label=f"{name} (n={int(n.sum())})" if shown.any() else None)
         axis.scatter(confidence[~shown], accuracy[~shown], s=sizes[~shown], facecolor="none", edgecolor=color,
                      zorder=3, label=None if shown.any() else f"{name} (n={int(n.sum())})")
+        slope = run_slope(run, strategy)
+        if slope is not None:   # WorldVQA Fig. 5: each model's weighted average slope as a dashed line
+            axis.plot([0, 1], [0, slope], color=color, linestyle="--", linewidth=1.2,
+                      label=f"{name}: slope {slope:.2f}")
     if not drawn:
         return None
     axis.set(xlim=(0, 1), ylim=(0, 1), xlabel="stated confidence", ylabel="accuracy", aspect="equal")

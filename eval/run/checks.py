@@ -4,9 +4,12 @@ given no strategy list leaves such strategies out with a note instead (`left_out
 
 from __future__ import annotations
 
+import re
+
 from factprobe.agents.registry import RAG_SUFFIX, default_strategies, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError
+from factprobe.eval.config.presets import DETAILED_REPLY_TOKENS
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import DatasetError
 from factprobe.eval.core.modality import expand_variants
@@ -92,3 +95,23 @@ def check_retrieval_corpus(dataset: Dataset, questions: list[Question], config: 
                        f"with --retriever {spec.name}:PATH (a JSONL file of passages or a folder of "
                        f"documents), search the web with --retriever wikipedia or web, or drop "
                        f"{','.join(users)}.")
+
+
+ASKS_CONFIDENCE = re.compile(r"\bconfiden", re.IGNORECASE)
+ASKS_DETAIL = re.compile(r"\bdetail", re.IGNORECASE)
+
+
+def prompt_notes(config: RunConfig) -> list[str]:
+    """A one-line warning when the answer prompt asks for a confidence after a detailed reply (read
+    whole, or asking for detail) and --max-tokens is below DETAILED_REPLY_TOKENS: a reply cut at the
+    limit loses the confidence at its end."""
+    prompt = config.answer_prompt()
+    if prompt is None or config.max_tokens >= DETAILED_REPLY_TOKENS:
+        return []
+    text = f"{prompt.get('system', '')}\n{prompt['user']}"
+    detailed = prompt["reply_format"] == "free" or ASKS_DETAIL.search(text) is not None
+    if not (detailed and ASKS_CONFIDENCE.search(text)):
+        return []
+    return [f"the answer prompt ({prompt['source']}) asks for a confidence at the end of a detailed reply, and "
+            f"--max-tokens {config.max_tokens} may cut it off (unreadable confidences are left out of calibration); "
+            f"{DETAILED_REPLY_TOKENS} or more keeps it"]

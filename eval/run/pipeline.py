@@ -44,6 +44,7 @@ from factprobe.eval.run.checks import (
     check_media_folders,
     check_retrieval_corpus,
     left_out_by_default,
+    prompt_notes,
 )
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
@@ -200,11 +201,13 @@ def make_grader(config: RunConfig, judge: ChatModel | None = None) -> Grader:
 
 def choices_entry(config: RunConfig, questions: list[Question], judge: ChatModel | None) -> dict[str, Any] | None:
     """The manifest's `multiple_choice`: option order, grading mode and the model that maps
-    answers to letters (the run's judge, never the model under test); None without such questions."""
+    answers to letters (the run's judge; with `--choice-grading self` the model under test, named
+    by its spec); None without such questions."""
     if not any(q.choices for q in questions):
         return None
-    return {"option_order": config.option_order, "grading": config.choice_grading,
-            "mapper": judge.describe() if judge is not None else None}
+    mapper = {"model": config.model, "self": True} if config.choice_grading == "self" else (
+        judge.describe() if judge is not None else None)
+    return {"option_order": config.option_order, "grading": config.choice_grading, "mapper": mapper}
 
 
 def pending_keys(questions: list[Question], config: RunConfig, done: set[tuple[str, str, int]]) -> int:
@@ -308,7 +311,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        notes = exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+        notes = (exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+                 + prompt_notes(config))
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
@@ -345,6 +349,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
     media = prepare_media(questions, config.strategies, config.media, config.frames, config.frame_size,
                           config.dataset, config.audio_seconds, judge_frames=config.judge_media == "frames",
                           frame_sampling=config.frame_sampling, allowed=config.media_root, where=dataset.where)
+    media.exact = config.prompt_file is not None   # a prompt file is sent as written, no line before it
     # Load and warm the model before timing starts, priming the worked-example prefix the strategies share.
     warm_up(model, answer_messages(""))
     entity_model = load_entity_model(config, questions, request_limits(config)) if answering else None

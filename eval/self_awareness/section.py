@@ -23,7 +23,10 @@ mean over repeats when every repeat asks the same questions):
   are left out.
 - score_kk = KK / N, score_ku = KU / N, score_sa = score_kk + score_ku;
   answer_rate = answered / N; answer_accuracy = CORRECT / answered;
-  unknown_knowns_rate = UK / (answerable rows among N that are not basic).
+  unknown_knowns_rate = UK / (answerable rows among N that are not basic): per question, Eq. 8's
+  reading; unknown_knowns_per_refusal = UK / (UK + refused answerable rows that are not basic and
+  wrong when forced), i.e. UK over the determined refusals of knowable questions: per refusal, the
+  rate MM-SAP's Table 4 prints beside its refusal count (refusals × this rate = UK).
 Each strategy's entry also holds `per_category`: the same figures per question category (MM-SAP's
 subsets) when the rows span more than one, so one run over all three subsets gives Table 1's
 columns and, pooled, its totals. A fraction with an empty denominator is None. The section is
@@ -63,7 +66,8 @@ def forced_correct(row: Result, refusal_offered: bool) -> bool | None:
 def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
     """Counts and MM-SAP scores of one strategy's rows (formulas in the module docstring);
     `refusal_offered`: the strategy's prompt offers a refusal option."""
-    counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "basic_refused": 0, "answered": 0,
+    counts = {"known_knowns": 0, "known_unknowns": 0, "unknown_knowns": 0, "knowable_refused": 0,
+              "basic_refused": 0, "answered": 0,
               "correct": 0, "refused": 0, "excluded": 0, "undetermined": 0, "n_answerable": 0,
               "n_unanswerable": 0, "n_basic": 0}
     for row in rows:
@@ -81,6 +85,7 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
                 counts["undetermined"] += 1
                 continue
             counts["unknown_knowns" if known else "known_unknowns"] += 1
+            counts["knowable_refused"] += 1
         elif refused:
             counts["known_unknowns"] += 1
         counts["n_answerable" if row.answerable else "n_unanswerable"] += 1
@@ -94,7 +99,8 @@ def quadrant(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:
             "score_sa": None if kk is None or ku is None else kk + ku,
             "answer_rate": ratio(counts["answered"], n),
             "answer_accuracy": ratio(counts["correct"], counts["answered"]),
-            "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"] - counts["n_basic"])}
+            "unknown_knowns_rate": ratio(counts["unknown_knowns"], counts["n_answerable"] - counts["n_basic"]),
+            "unknown_knowns_per_refusal": ratio(counts["unknown_knowns"], counts["knowable_refused"])}
 
 
 def with_categories(rows: list[Result], refusal_offered: bool) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 from factprobe.eval.datasets.describe import describe_dataset
+from factprobe.eval.datasets.question_types import question_type
 from factprobe.eval.datasets.registry import load_dataset
 from factprobe.eval.datasets.text_statistics import word_count
 
@@ -76,10 +77,11 @@ def test_mmsap_words_per_subset_and_released_letters_of_right_and_refusal_option
     path.write_text(json.dumps(MMSAP), encoding="utf-8")
     stats = described(f"mmsap:{path}", capsys=capsys)
     words = stats["words"]
-    assert words["question"] == {"n": 4, "mean": 6.25, "median": 6.0}
-    assert words["answer"] == {"n": 3, "mean": 1.33, "median": 1.0}       # the refused question has none
-    assert words["option"] == {"n": 16, "mean": 1.44, "median": 1.0}      # the four content options
-    assert words["option_with_refusal"] == {"n": 20, "mean": 2.35, "median": 1.5}
+    assert words["question"] == {"n": 4, "mean": 6.25, "median": 6.0, "max": 8}
+    assert words["answer"] == {"n": 3, "mean": 1.33, "median": 1.0, "max": 2}       # the refused question has none
+    assert words["option"] == {"n": 16, "mean": 1.44, "median": 1.0, "max": 3}      # the four content options
+    assert words["option_with_refusal"] == {"n": 20, "mean": 2.35, "median": 1.5, "max": 6}
+    assert stats["question_types"] == {"what": 2, "how many": 1, "which": 1}
     options = stats["options"]
     assert options["options_per_question"] == {"5": 4}
     # the right option of the Beyond question is the refusal option, at its released letter
@@ -200,8 +202,9 @@ def test_videosimpleqa_distinct_videos_and_lengths_without_media(tmp_path, capsy
     path.write_text(json.dumps(records), encoding="utf-8")
     stats = described(f"videosimpleqa:{path}", capsys=capsys)
     assert stats["media"]["distinct"] == 2
-    assert stats["words"]["question"] == {"n": 3, "mean": 7.33, "median": 8.0}
-    assert stats["words"]["answer"] == {"n": 3, "mean": 2.0, "median": 2.0}
+    assert stats["words"]["question"] == {"n": 3, "mean": 7.33, "median": 8.0, "max": 8}
+    assert stats["words"]["answer"] == {"n": 3, "mean": 2.0, "median": 2.0, "max": 2}
+    assert stats["question_types"] == {"where": 3}                    # Fig. 5(b), by interrogative word
     assert stats["options"] is None
     assert stats["durations"]["n"] == 0
     assert "--media" in next(iter(stats["durations"]["without_duration"]))
@@ -218,8 +221,8 @@ def test_worldvqa_chinese_words_by_character_and_one_image_shown_twice_counted_o
                     f"2\t{image}\tWhich invented bird is this?\tSample finch\tNature\thard\tnon-zh\n",
                     encoding="utf-8")
     stats = described(f"worldvqa:{path}", capsys=capsys)
-    assert stats["words"]["question"] == {"n": 2, "mean": 5.5, "median": 5.5}     # 6 characters; 5 words
-    assert stats["words"]["answer"] == {"n": 2, "mean": 2.5, "median": 2.5}       # 3 characters; 2 words
+    assert stats["words"]["question"] == {"n": 2, "mean": 5.5, "median": 5.5, "max": 6}     # 6 characters; 5 words
+    assert stats["words"]["answer"] == {"n": 2, "mean": 2.5, "median": 2.5, "max": 3}       # 3 characters; 2 words
     assert stats["media"]["distinct"] == 1
     assert stats["media"]["per_field"]["language"] == {"zh": 1, "non-zh": 1}
 
@@ -250,3 +253,14 @@ def test_the_shared_video_simpleqa_sample_counts_each_date_once(capsys) -> None:
     stats = described(f"videosimpleqa:{files[0]}", capsys=capsys)
     assert stats["media"]["distinct"] == len(dates) < stats["words"]["question"]["n"]
     assert 3 < stats["words"]["question"]["mean"] < 60 and stats["words"]["answer"]["mean"] >= 1
+
+
+@pytest.mark.parametrize(("question", "kind"), [
+    ("In which year did the team in the video win its first title?", "which"),
+    ("How many goals did the player score that season?", "how many"),
+    ("How did the bridge collapse?", "how"),
+    ("Whose portrait hangs behind the speaker?", "whose"),
+    ("Name the river shown at the start.", "other"),
+])
+def test_question_types_are_the_first_interrogative_word(question, kind) -> None:
+    assert question_type(question) == kind

@@ -255,7 +255,7 @@ def test_settings_prefix_the_last_user_turn_and_name_variants() -> None:
                                              "A red tram crosses a bridge.")
     assert "images" not in caption[-1] and caption[0] == messages[0]
     framed = Attachment("frames", ("sha256:" + "0" * 64,)).apply(messages)
-    assert framed[-1]["images"] == ["sha256:" + "0" * 64] and "1 attached images" in framed[-1]["content"]
+    assert framed[-1]["images"] == ["sha256:" + "0" * 64] and "The attached image shows" in framed[-1]["content"]
     assert Attachment("text").apply(messages) is messages
     assert expand_variants(["vanilla", "rag", "best_of_n@text"], ["text", "frames"]) == [
         "vanilla@text", "vanilla@frames", "rag@text", "rag@frames", "best_of_n@text"]

@@ -18,7 +18,7 @@ import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.eval.analysis.loaded_runs import load_runs
 from factprobe.eval.core.schema import Question
-from factprobe.eval.self_awareness.plot import kk_ku_points, self_awareness_figures
+from factprobe.eval.self_awareness.plot import kk_ku_figure, kk_ku_points, self_awareness_figures
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [Question(id=f"known-{n}", question=f"Which invented river runs through town {n}?", answer=f"Vell {n}")
@@ -62,10 +62,14 @@ def test_compare_html_draws_each_run_at_its_kk_and_ku(tmp_path, monkeypatch, cap
     sure = regraded_copy(cautious, tmp_path / "sure", "known-2", "CORRECT")
     points, left_out = kk_ku_points(load_runs([cautious, sure]))
     assert left_out == []
-    assert [(label, round(ku, 2), round(kk, 2)) for label, ku, kk in points] == [
-        ("cautious", 66.67, 33.33), ("sure", 50.0, 50.0)]
+    assert [(label, round(kk, 2), round(ku, 2)) for label, kk, ku in points] == [
+        ("cautious", 33.33, 66.67), ("sure", 50.0, 50.0)]
     summary = json.loads((cautious / "summary.json").read_text())["self_awareness"]["vanilla"]
-    assert (100 * summary["score_ku"], 100 * summary["score_kk"]) == pytest.approx(points[0][1:])
+    assert (100 * summary["score_kk"], 100 * summary["score_ku"]) == pytest.approx(points[0][1:])
+    axis = kk_ku_figure(load_runs([cautious, sure])).axes[0]   # MM-SAP Fig. 5: kk across, ku up
+    assert (axis.get_xlabel(), axis.get_ylabel()) == ("score_kk (%)", "score_ku (%)")
+    assert [tuple(map(lambda v: round(float(v), 2), c.get_offsets()[0])) for c in axis.collections] == [
+        (33.33, 66.67), (50.0, 50.0)]
 
     out = tmp_path / "pages" / "cmp.html"
     assert cli.main(["compare", str(cautious), str(sure), "--html", str(out)]) == 0
@@ -79,7 +83,7 @@ def test_undefined_scores_are_left_out_and_no_scores_draw_nothing(tmp_path) -> N
                 "refusal": {"score_kk": 0.5, "score_ku": 0.25}, "vanilla": {"score_kk": None, "score_ku": None}}}),
             SimpleNamespace(name="b", summary={})]
     points, left_out = kk_ku_points(runs)
-    assert points == [("a: refusal", 25.0, 50.0)] and left_out == ["a: vanilla"]
+    assert points == [("a: refusal", 50.0, 25.0)] and left_out == ["a: vanilla"]
     assert self_awareness_figures([runs[1]], tmp_path / "cmp_files") == []
     [path] = self_awareness_figures(runs, tmp_path / "cmp_files")
     assert path == tmp_path / "cmp_files" / "self_awareness.png" and path.with_suffix(".svg").is_file()

@@ -72,3 +72,31 @@ def test_basic_is_read_from_the_subset_field_too() -> None:
     assert not never_unknown(row("k", "KnowVisQA", "CORRECT"))
     refused = [row("b", "general", "NOT_ATTEMPTED", forced="INCORRECT", subset="BasicVisQA")]
     assert quadrant(refused, True)["known_unknowns"] == 0
+
+
+def test_both_unknown_knowns_rates_per_question_and_per_refusal() -> None:
+    # KnowVisQA, 8 questions: 3 refused and right when forced (UK), 1 refused and wrong (KU), 1
+    # refused with no forced answer (undetermined, left out), 3 answered
+    know = [row(f"q{i}", "KnowVisQA", "NOT_ATTEMPTED", forced="CORRECT") for i in range(3)]
+    know += [row("q3", "KnowVisQA", "NOT_ATTEMPTED", forced="INCORRECT"), row("q4", "KnowVisQA", "NOT_ATTEMPTED"),
+             row("q5", "KnowVisQA", "CORRECT"), row("q6", "KnowVisQA", "INCORRECT"), row("q7", "KnowVisQA", "CORRECT")]
+    scores = quadrant(know, refusal_offered=True)
+    assert scores["undetermined"] == 1 and scores["knowable_refused"] == 4
+    assert scores["unknown_knowns_rate"] == pytest.approx(3 / 7)          # Eq. 8: per determined question
+    assert scores["unknown_knowns_per_refusal"] == pytest.approx(3 / 4)   # Table 4: per refusal
+    # Table 4's arithmetic: refusals × the per-refusal rate gives the unknown knowns back
+    assert scores["knowable_refused"] * scores["unknown_knowns_per_refusal"] == pytest.approx(scores["unknown_knowns"])
+    # basic refusals are in neither denominator
+    assert quadrant(ROWS, True)["unknown_knowns_per_refusal"] == pytest.approx(1 / 2)
+
+
+def test_the_table_prints_both_rates() -> None:
+    from rich.console import Console
+
+    from factprobe.eval.self_awareness.table import self_awareness_table
+
+    console = Console(record=True, width=200)
+    self_awareness_table({"self_awareness": {"refusal": quadrant(ROWS, True)}}, console)
+    text = console.export_text()
+    assert "UK/quest." in text and "UK/refusal" in text
+    assert "25.0" in text and "50.0" in text     # per question 1/4, per refusal 1/2
