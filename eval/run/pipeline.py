@@ -43,6 +43,7 @@ from factprobe.eval.run.checks import (
     check_media_folders,
     check_retrieval_corpus,
     left_out_by_default,
+    repeat_notes,
 )
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
@@ -305,7 +306,8 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
             raise RunDirError(f"{run_dir.path} already holds a run: continue it with "
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
-        notes = exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+        notes = (exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
+                 + repeat_notes(config))
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields
