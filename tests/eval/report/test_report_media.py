@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import factprobe.eval.cli.main as cli
 from factprobe.eval.report.html import media as report_media
 from factprobe.eval.report.html.media import MEDIA_FOLDER, THUMBNAIL_SIDE, media_previews
 from factprobe.eval.store.media_cache import MediaStore, encode_jpeg
@@ -172,5 +173,28 @@ def test_a_sound_track_sent_gets_a_player_in_the_report(browser, tmp_path) -> No
     source = player.get_attribute("src")
     assert source.startswith(f"{MEDIA_FOLDER}/") and (tmp_path / "run" / source).read_bytes()[:4] == b"RIFF"
     assert page.locator("#browser-rows tr.detail img.thumb").count() == 2
+    assert offline.errors == []
+    offline.context.close()
+
+
+def test_a_multiple_choice_row_lists_its_options_as_shown(browser, tmp_path) -> None:  # noqa: F811
+    """Recorded letters graded against the options (no model, no server)."""
+    data = tmp_path / "mc.jsonl"
+    data.write_text(json.dumps({"id": "m1", "question": "Which colour is the sky?", "answer": "blue",
+                                "choices": ["red", "blue", "green"]}) + "\n", encoding="utf-8")
+    answers = tmp_path / "a.tsv"
+    answers.write_text("id\tanswer\nm1\tC\n", encoding="utf-8")
+    with ThreadPoolExecutor(1) as worker:     # the run's event loop must not meet the browser driver's
+        status = worker.submit(cli.main, ["run", "--dataset", f"mcq:{data}", "--answers", str(answers),
+                                          "--option-order", "released", "--out", str(tmp_path / "run")]).result()
+    assert status == 0
+    offline = OfflinePage(browser, tmp_path / "run" / "report.html")
+    page = offline.open()
+    page.locator("#browser-rows tr.row").first.click()
+    options = page.locator("#browser-rows tr.detail .detail-block", has_text="options")
+    cells = options.locator("tbody tr").evaluate_all("rows => rows.map(r => Array.from(r.cells, c => c.textContent))")
+    assert cells == [["A", "red", ""], ["B", "blue", "gold"], ["C", "green", "chosen"]]
+    assert "order released" in options.inner_text() and "chance 33.3%" in options.inner_text()
+    assert '"shown_order"' not in page.locator("#browser-rows tr.detail").inner_text()
     assert offline.errors == []
     offline.context.close()

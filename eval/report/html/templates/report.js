@@ -148,7 +148,8 @@
     question.appendChild(el("div", "qid kv", record.id));
     question.appendChild(el("div", "", record.question));
     var sent = record.e.filter(function (entry) { return entry && entry.images_sent; })[0];
-    if (sent) question.appendChild(thumbnailStrip(sent.images_sent, 4));
+    // the list shows thumbnails the page holds (a comparison page holds none: its detail names them)
+    if (sent && sent.images_sent.some(function (ref) { return thumbs[ref]; })) question.appendChild(thumbnailStrip(sent.images_sent, 4));
     row.appendChild(question);
     row.appendChild(el("td", "gold", record.gold === null || record.gold === undefined ? "– (unanswerable)" : record.gold));
     var strategy = el("td", "strategy", record.strategy);
