@@ -42,6 +42,7 @@ def thumbnail(jpeg: bytes) -> bytes:
     from PIL import Image  # lazy: only a run that sent images needs it
 
     with Image.open(io.BytesIO(jpeg)) as image:
+        image.draft("RGB", (THUMBNAIL_SIDE, THUMBNAIL_SIDE))   # a JPEG decoded at a fraction of its size: faster
         small = image.convert("RGB")
         small.thumbnail((THUMBNAIL_SIDE, THUMBNAIL_SIDE))
         out = io.BytesIO()
