@@ -1,12 +1,13 @@
 """Calibration plots (matplotlib, Agg canvas, no pyplot state): reliability diagrams, confidence
 histograms and risk–coverage curves, one panel per confidence method.
 
-Reliability diagrams follow WorldVQA: only bins with more than HIDDEN_BIN_MAX_ROWS rows are drawn
-(factprobe.eval.report.reliability; the figure's title states the rule), as points sized by their
-count; the panel says how many non-empty bins were hidden. The confidence histogram covers the full
+Reliability diagrams draw every non-empty bin as a point sized by its count, with the count beside
+it: bins with more than HIDDEN_BIN_MAX_ROWS rows filled, the rest (which WorldVQA hides) hollow
+(factprobe.eval.report.reliability; the figure's title states the rule), so a small run still
+shows its bins. The confidence histogram covers the full
 set: every answer with a value, whatever its grade, the UNGRADED ones also drawn apart (dotted). The dashed
 diagonal is perfect calibration; the solid line through the origin has the weighted average
-slope (calibration.metrics.weighted_slope, computed over all bins, hidden ones included).
+slope (calibration.metrics.weighted_slope, computed over all bins, small ones included).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from factprobe.eval.report.html.figures import save_figure
 from factprobe.eval.report.reliability import HIDDEN_BIN_MAX_ROWS, HIDDEN_BINS_RULE, drawn_bins
 
 PANEL_INCHES = 3.6
+LINE_STYLES = ("-", "--", "-.", (0, (5, 1, 1, 1, 1, 1)))
 
 
 def _file_name(text: str) -> str:
@@ -57,12 +59,21 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
         axis.set_title(f"{method}: no confidences ({data.counts['eligible']} eligible rows)", fontsize=9)
         return
     bins = reliability_bins(data.confidence, data.correct)
-    shown = drawn_bins(bins.n)
-    hidden = int(np.sum(bins.filled & ~shown))
-    if shown.any():
-        sizes = 30 + 300 * bins.n[shown] / bins.n[shown].max()
-        axis.scatter(bins.confidence[shown], bins.accuracy[shown], s=sizes, alpha=0.7, color="tab:blue",
+    solid = bins.filled & drawn_bins(bins.n)
+    small = bins.filled & ~solid
+    sizes = 30 + 300 * bins.n / max(1, int(bins.n.max()))
+    if solid.any():
+        axis.scatter(bins.confidence[solid], bins.accuracy[solid], s=sizes[solid], alpha=0.7, color="tab:blue",
                      edgecolor="black", zorder=3, label=f"bins with > {HIDDEN_BIN_MAX_ROWS} rows")
+    if small.any():
+        axis.scatter(bins.confidence[small], bins.accuracy[small], s=sizes[small], facecolor="none",
+                     edgecolor="tab:blue", linewidth=1.2, zorder=3,
+                     label=f"bins with ≤ {HIDDEN_BIN_MAX_ROWS} rows (noisy)")
+    for index in np.flatnonzero(bins.filled):      # every bin's row count, beside its point (inside the frame)
+        accuracy, clear = bins.accuracy[index], np.sqrt(sizes[index]) / 2 + 2   # the marker's radius, in points
+        axis.annotate(str(int(bins.n[index])), (bins.confidence[index], accuracy), textcoords="offset points",
+                      xytext=(0, -clear - 6 if accuracy > 0.85 else clear), ha="center", fontsize=6.5,
+                      color="dimgray")
     slope = weighted_slope(bins)
     if slope is not None:
         axis.plot([0, 1], [0, slope], color="tab:red", linewidth=1.5, label=f"weighted slope {slope:.2f}")
@@ -71,11 +82,8 @@ def reliability_panel(axis: Any, method: str, data: CalibrationSet) -> None:
                   ha="right", fontsize=7.5, color="tab:red")
     error = ece(bins)   # not None: the bins hold n > 0 rows
     axis.set_title(f"{method}: n={n}, ECE " + ("–" if error is None else f"{100 * error:.1f}%"), fontsize=9)
-    if hidden:
-        axis.text(0.03, 0.97, f"{hidden} of {int(bins.filled.sum())} non-empty bins hidden\n"
-                              f"(≤ {HIDDEN_BIN_MAX_ROWS} rows each)",
-                  transform=axis.transAxes, va="top", fontsize=7.5, color="dimgray")
-    axis.legend(loc="lower right", fontsize=7)
+    # below the panel: points and labels near the diagonal stay clear
+    axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), fontsize=7, frameon=False)
 
 
 @report_plot(order=30)
@@ -125,7 +133,9 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
             if not total:
                 continue
             high = np.mean(stated.confidence >= HIGH_CONFIDENCE)
+            # a line style per strategy too: two strategies with the same shares stay visible
             axis.stairs(_shares(stated.confidence, total), edges, linewidth=1.5, color=f"C{index % 10}",
+                        linestyle=LINE_STYLES[index % len(LINE_STYLES)],
                         label=f"{strategy} (n={total}; ≥{HIGH_CONFIDENCE:.0f}: {100 * high:.0f}%)")
             ungraded = int(stated.ungraded.sum())
             if ungraded:
@@ -133,8 +143,8 @@ def confidence_histogram(summary: dict[str, Any], rows: list[Result], out: Path)
                             linestyle=":", color=f"C{index % 10}", label=f"{strategy}: UNGRADED ({ungraded})")
         axis.set(xlim=(0, 1), ylim=(0, 1.05), xlabel="confidence (bins (lo, hi])", ylabel="share of answers",
                  title=method)
-        if axis.has_data():
-            axis.legend(fontsize=7, loc="upper left")
+        if axis.has_data():    # below the panel, clear of the bars
+            axis.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), frameon=False)
         else:
             axis.text(0.5, 0.5, "no confidences", ha="center", transform=axis.transAxes)
     figure.suptitle("Confidence distribution\nevery answer with a value, any grade\n(dotted: its UNGRADED part)",

@@ -104,6 +104,10 @@ def decomposition_table(summary: dict[str, Any], console: Console) -> None:
     console.print(table)
 
 
+# below this many questions a bootstrap interval is mostly noise (at n = 2 it spans 0 to 100): no whisker
+MIN_INTERVAL_ROWS = 10
+
+
 def error_bars(heights: list[float], intervals: list[list[float] | None]) -> list[list[float]]:
     """Matplotlib's yerr (below, above) in percent; 0 where a bar or its interval is missing."""
     below, above = [], []
@@ -119,7 +123,8 @@ def error_bars(heights: list[float], intervals: list[list[float] | None]) -> lis
 
 @report_plot(order=20)
 def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path | None:
-    """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score."""
+    """per_hop.png: one panel per hop count; bars are hop F-scores (probes) and the final F-score, with
+    their intervals as whiskers where a strategy has MIN_INTERVAL_ROWS rows of that hop count."""
     per_hop = summary.get("per_hop") or {}
     counts = sorted({int(k) for entries in per_hop.values() for k in hop_counts(entries)})
     if not counts:
@@ -142,7 +147,9 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
             values = [*entry["hop_f_scores"], entry["final_f_score"]]
             heights = [float("nan") if v is None else 100 * v for v in values]  # None: no bar
             intervals = [*(entry.get("hop_f_score_cis") or [None] * hop_count), entry.get("final_f_score_ci")]
-            errors = error_bars(heights, intervals)
+            if entry.get("n", entry.get("n_with_hops", 0)) < MIN_INTERVAL_ROWS:
+                intervals = [None] * len(intervals)
+            errors = error_bars(heights, intervals) if any(intervals) else None   # None: no whisker at all
             xs = [i + offset * bar - 0.4 + bar / 2 for i in range(len(labels))]
             axis.bar(xs, heights, width=bar, label=name, yerr=errors, capsize=2)
         axis.set_xticks(range(len(labels)), labels)
@@ -152,7 +159,8 @@ def per_hop_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> 
     axes[0][0].set_ylabel("F-score (%)")
     handles, legend_labels = axes[0][0].get_legend_handles_labels()
     figure.legend(handles, legend_labels, loc="center right", fontsize="small")
-    figure.suptitle("Sub-QA probe F-score per hop vs final answer (95% CI over questions)", fontsize="medium")
+    figure.suptitle("Sub-QA probe F-score per hop vs final answer\n(whiskers: 95% CI over questions, where "
+                    f"n ≥ {MIN_INTERVAL_ROWS})", fontsize="medium")
     figure.tight_layout(rect=(0, 0, 0.85, 1))
     path = out_dir / "per_hop.png"
     save_figure(figure, path, dpi=100)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from factprobe.eval.cli.output import stdout_gone
 from factprobe.eval.config.options import add_run_options, checked_options, explicit_options, path_arg
@@ -172,7 +172,12 @@ def cmd_sweep(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_run_command(sub: Any) -> None:
-    run = sub.add_parser("run", help="run strategies over a dataset, grade and report")
+    run = sub.add_parser("run", help="run strategies over a dataset, grade and report",
+                         usage="factprobe run [OPTIONS]   (e.g. factprobe run --dataset sample --strategies "
+                               "vanilla,rag --limit 12)",
+                         description="Answer a dataset's questions with each strategy, grade the answers and "
+                                     "write the run directory (results, summary, figures, report.html). "
+                                     "Options by section below; every one has a default.")
     add_run_options(run)
     run.set_defaults(handler=cmd_run)
 
@@ -221,11 +226,19 @@ def add_sweep_command(sub: Any) -> None:
     sweep.set_defaults(handler=cmd_sweep)
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose usage errors (a value not among the choices, a missing argument) are one line
+    naming the command and where its help is, like every other error, not the whole usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The command line's parser: every command, or only `command` (what running it needs)."""
-    parser = argparse.ArgumentParser(prog="factprobe", description="How language models answer "
-                                     "fact-seeking questions: strategies, costs and calibration.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = OneLineParser(prog="factprobe", description="How language models answer "
+                           "fact-seeking questions: strategies, costs and calibration.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name, (module, function) in COMMANDS.items():
         if command is None or name == command:
             getattr(import_module(module), function)(sub)

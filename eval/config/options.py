@@ -64,37 +64,70 @@ def member_of(kind: type[Enum]) -> Any:
     return parse
 
 
+# `factprobe run --help` in sections, each option in one (a field missing here is listed under OTHER)
+HELP_SECTIONS: dict[str, tuple[str, ...]] = {
+    "what to run": ("dataset", "preset", "strategies", "model", "limit", "only_ids", "exclude_ids", "repeats",
+                    "seed", "answers", "plugins", "out"),
+    "answering": ("temperature", "max_tokens", "prompt_file", "reply_format", "option_order", "confidence"),
+    "strategy options": ("samples", "sample_temperature", "selector", "rounds", "retriever", "top_k",
+                         "entity_source", "entity_model", "decomposer", "consistency_samples", "hop_probes"),
+    "grading": ("judge", "grader", "judge_prompt", "judge_prompt_file", "judge_labels", "judge_media", "hedging",
+                "choice_grading", "baseline"),
+    "images, video and audio": ("media", "media_root", "modality", "frames", "frame_sampling", "frame_size",
+                                "audio_seconds"),
+    "tables": ("group_by", "where", "verbose"),
+    "speed, limits and resuming": ("concurrency", "threads", "workers", "executor", "ray_address", "shard",
+                                   "use_cache", "request_timeout", "max_retries", "max_jobs", "max_error_rate",
+                                   "max_undecided_rate"),
+}
+OTHER = "other options"
+
+
+def help_sections(parser: argparse.ArgumentParser) -> dict[str, Any]:
+    """An argument group of `parser` per HELP_SECTIONS entry, by option name (OTHER for the rest)."""
+    groups = {title: parser.add_argument_group(title) for title in HELP_SECTIONS}
+    by_name = {name: groups[title] for title, names in HELP_SECTIONS.items() for name in names}
+    missing = [name for name in RunConfig.option_names() if name not in by_name]
+    if missing:
+        other = parser.add_argument_group(OTHER)
+        by_name.update(dict.fromkeys(missing, other))
+    return by_name
+
+
 def add_run_options(parser: argparse.ArgumentParser, names: list[str] | None = None) -> None:
-    """One flag per RunConfig field (only those in `names` when given, and then no --resume)."""
-    for name in RunConfig.option_names():
-        if names is not None and name not in names:
-            continue
+    """One flag per RunConfig field (only those in `names` when given, and then no --resume); all of
+    them (`factprobe run`) in the sections of HELP_SECTIONS."""
+    sections = help_sections(parser) if names is None else {}
+    every = RunConfig.option_names()
+    ordered = [name for name in sections if name in every] if names is None else [n for n in every if n in names]
+    for name in ordered:
+        target: Any = sections.get(name, parser)
         field = RunConfig.model_fields[name]
         flag, kind = flag_of(name), _base_type(field.annotation)
         help_text = f"{field.description} (default: {_default_text(name)})"
         if kind is bool and field.default is False:
-            parser.add_argument(flag, dest=name, action="store_true", default=argparse.SUPPRESS,
+            target.add_argument(flag, dest=name, action="store_true", default=argparse.SUPPRESS,
                                 help=field.description)
         elif kind is bool:
             # a default-true switch is turned off by its --no-… flag: its help says what it turns off
-            parser.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
+            target.add_argument(flag, dest=name, action="store_false", default=argparse.SUPPRESS,
                                 help=f"turn off what is on by default: {field.description}")
         elif typing.get_origin(kind) is list:
-            parser.add_argument(flag, dest=name, type=comma_list, default=argparse.SUPPRESS, help=help_text)
+            target.add_argument(flag, dest=name, type=comma_list, default=argparse.SUPPRESS, help=help_text)
         elif typing.get_origin(kind) is typing.Literal:
             # checked by RunConfig, so a wrong value gets the same one-paragraph error as a range
             choices = " | ".join(map(str, typing.get_args(kind)))
-            parser.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
+            target.add_argument(flag, dest=name, default=argparse.SUPPRESS, metavar="{" + choices + "}",
                                 help=help_text)
         elif isinstance(kind, type) and issubclass(kind, Enum):
-            parser.add_argument(flag, dest=name, type=member_of(kind), default=argparse.SUPPRESS,
+            target.add_argument(flag, dest=name, type=member_of(kind), default=argparse.SUPPRESS,
                                 metavar="{" + " | ".join(str(member.value) for member in kind) + "}",
                                 help=help_text)
         else:
             kind = path_arg if kind is Path else kind if kind in (int, float) else str
-            parser.add_argument(flag, dest=name, type=kind, default=argparse.SUPPRESS, help=help_text)
+            target.add_argument(flag, dest=name, type=kind, default=argparse.SUPPRESS, help=help_text)
     if names is None:
-        parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+        sections["use_cache"].add_argument("--resume", action="store_true", help="continue the run in --out")
 
 
 def explicit_options(args: argparse.Namespace) -> dict[str, Any]:

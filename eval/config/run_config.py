@@ -37,8 +37,10 @@ def option(default: Any = None, help: str = "", *, changes_results: bool = True,
     return Field(default, description=help, json_schema_extra=extra, **constraints)
 
 
-# the highest sampling temperature OpenAI-compatible APIs accept (Anthropic's: 1, which it enforces itself)
+# the highest sampling temperature OpenAI-compatible APIs accept; a provider with a lower limit is
+# checked before the run (Anthropic's API refuses a temperature above 1)
 MAX_TEMPERATURE = 2.0
+PROVIDER_MAX_TEMPERATURE = {"anthropic": 1.0}
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -89,15 +91,15 @@ class RunConfig(BaseModel):
                                "`sample`, all elsewhere)", ge=0)
     seed: int = option(0, "seed of sampling, subsets, shuffles and bootstrap resamples")
     repeats: int = option(1, "ask every question R times", ge=1)
-    temperature: float = option(0.0, "sampling temperature of answer calls (0 to 2, the range model APIs accept)",
+    temperature: float = option(0.0, "sampling temperature of answer calls (0 to 2; anthropic: 0 to 1)",
                                 ge=0.0, le=MAX_TEMPERATURE)
     max_tokens: int = option(96, "completion tokens per answer call", ge=1)
     plugins: list[str] = option(list, "modules or .py files that register strategies or other extensions "
                                 "(comma-separated)", flag="--plugin")
     # strategy options
     samples: int = option(4, "best_of_n: N samples", ge=1, le=256, strategy_option=True)
-    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples (0 to 2)",
-                                       ge=0.0, le=MAX_TEMPERATURE, strategy_option=True)
+    sample_temperature: float = option(1.0, "best_of_n / consistency: temperature of the samples (0 to 2; "
+                                       "anthropic: 0 to 1)", ge=0.0, le=MAX_TEMPERATURE, strategy_option=True)
     selector: Literal["model", "majority", "confidence"] = option(
         "model", "best_of_n: how the answer is picked", strategy_option=True)
     rounds: int = option(2, "self_refine: refinement rounds", ge=1, le=32, strategy_option=True)
@@ -229,6 +231,17 @@ class RunConfig(BaseModel):
 
         read_answers(value)
         return value.resolve()
+
+    @model_validator(mode="after")
+    def _temperature_the_provider_accepts(self) -> RunConfig:
+        provider = self.model.split(":", 1)[0]
+        highest = PROVIDER_MAX_TEMPERATURE.get(provider)
+        for name in ("temperature", "sample_temperature"):
+            value = getattr(self, name)
+            if highest is not None and value > highest:
+                flag = "--" + name.replace("_", "-")
+                raise ValueError(f"{flag} = {value:g}: {provider} models take 0 to {highest:g} (--model {self.model})")
+        return self
 
     @model_validator(mode="after")
     def _answers_graded_by_recorded(self) -> RunConfig:

@@ -45,6 +45,24 @@ class AttemptTimeout(TimeoutError):
     """An async attempt that gave no complete response within the policy's request timeout."""
 
 
+@dataclass
+class RetryTally:
+    """Every retry this process has made so far and the last one's cause ("HTTP 429", "timeout"):
+    a run's progress line shows them, so a run slowed by a rate limit says why."""
+
+    count: int = 0
+    last: str = ""
+
+    def add(self, exc: BaseException) -> None:
+        status = getattr(exc, "status_code", None)
+        self.count += 1
+        self.last = (f"HTTP {status}" if isinstance(status, int) else "timeout" if isinstance(exc, AttemptTimeout)
+                     else type(exc).__name__)
+
+
+RETRIES = RetryTally()
+
+
 def _settings(policy: RetryPolicy, transient: Callable[[BaseException], bool],
               asked: Callable[[BaseException], float | None] | None,
               on_retry: Callable[[BaseException], None] | None) -> dict[str, Any]:
@@ -58,6 +76,7 @@ def _settings(policy: RetryPolicy, transient: Callable[[BaseException], bool],
         return policy.wait(state.attempt_number - 1, asked(exc) if asked is not None else None)
 
     def before_sleep(state: RetryCallState) -> None:
+        RETRIES.add(failure(state))
         if on_retry is not None:
             on_retry(failure(state))
 

@@ -111,12 +111,16 @@ class Attachment:
         return with_audio(with_images(updated, list(self.images)), list(self.audio))
 
     def row_fields(self) -> dict[str, Any]:
-        """`modality` and `images` (count) for results.jsonl, when the run involves either."""
+        """`modality` and `images` (count) for results.jsonl, when the run involves either, with
+        the references of what was sent (`images_sent`, `audio_sent`: the report shows them)."""
         if not (self.explicit or self.images):
             return {}
         fields: dict[str, Any] = {"modality": self.setting, "images": len(self.images)}
+        if self.images:
+            fields["images_sent"] = list(self.images)
         if self.audio:
             fields["audio"] = len(self.audio)
+            fields["audio_sent"] = list(self.audio)
         return fields
 
 

@@ -12,7 +12,9 @@ from factprobe.eval.report.build import report_table
 from factprobe.eval.report.tables.literal import LiteralTable
 
 
-@report_table(order=90)
+# multiple-choice accuracy beside chance is the headline of MMWorld / WorldSense-like runs (MM-SAP's is
+# its self-awareness table)
+@report_table(order=90, lead=lambda summary: bool(summary.get("multiple_choice")) and not summary.get("self_awareness"))
 def multiple_choice_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("multiple_choice") or {}
     if not scores:

@@ -26,28 +26,38 @@ from factprobe.eval.store.run_dir import MANIFEST, RESULTS, RunDir
 from factprobe.eval.store.slim_rows import SlimRow
 
 TableFn = Callable[[dict[str, Any], Console], None]
+LeadWhen = Callable[[dict[str, Any]], bool]
 # A plot receives the latest rows as slim rows (factprobe.eval.store.slim_rows): every Result attribute
 # works, and the bulky ones (trace, raw, question, hops, …) are read from results.jsonl on access.
 PlotFn = Callable[[dict[str, Any], list[Result], Path], "Path | list[Path] | None"]
 
 TABLES: Registry[TableFn] = Registry("report table", "factprobe.report")
 BRIEF: set[str] = set()   # origins of the tables a run prints without --verbose (the main table)
+# origin -> when that table leads the terminal output (printed first, with or without --verbose):
+# the scores the command was asked for (--where, --group-by) and a benchmark's own headline metrics
+LEAD: dict[str, LeadWhen] = {}
 # plots live in the same modules as tables, so the same group loads them
 PLOTS: Registry[PlotFn] = Registry("report plot", "factprobe.report")
 
 
 @overload
-def report_table(function: TableFn, *, order: int = ..., brief: bool = ...) -> TableFn: ...
+def report_table(function: TableFn, *, order: int = ..., brief: bool = ...,
+                 lead: LeadWhen | None = ...) -> TableFn: ...
 @overload
-def report_table(function: None = None, *, order: int = ..., brief: bool = ...) -> Callable[[TableFn], TableFn]: ...
-def report_table(function: TableFn | None = None, *, order: int = DEFAULT_ORDER, brief: bool = False) -> Any:
+def report_table(function: None = None, *, order: int = ..., brief: bool = ...,
+                 lead: LeadWhen | None = ...) -> Callable[[TableFn], TableFn]: ...
+def report_table(function: TableFn | None = None, *, order: int = DEFAULT_ORDER, brief: bool = False,
+                 lead: LeadWhen | None = None) -> Any:
     """Decorator (`@factprobe.report_table`, or `(order=N)`): print this table in `factprobe report`
-    and after a run with `--verbose` (`brief=True`: after every run), by (order, origin)."""
+    and after a run with `--verbose` (`brief=True`: after every run), by (order, origin).
+    `lead(summary)` true: the table is printed first, before the others, after every run."""
 
     def decorate(table: TableFn) -> TableFn:
         TABLES.add(origin_of(table), table, origin_of(table), order)
         if brief:
             BRIEF.add(origin_of(table))
+        if lead is not None:
+            LEAD[origin_of(table)] = lead
         return table
 
     return decorate if function is None else decorate(function)
@@ -71,6 +81,18 @@ def report_plot(function: PlotFn | None = None, *, order: int = DEFAULT_ORDER) -
 def table_functions() -> list[TableFn]:
     """Every registered table function, by (order, origin)."""
     return TABLES.values()
+
+
+def terminal_tables(summary: dict[str, Any], tables: list[TableFn], verbose: bool) -> list[TableFn]:
+    """The tables to print, in order: those leading for this summary, then the main table (every
+    other table too when `verbose`), each by (order, origin)."""
+    leading = [table for table in tables if LEAD.get(origin_of(table), _never)(summary)]
+    rest = [table for table in tables if table not in leading and (verbose or origin_of(table) in BRIEF)]
+    return leading + rest
+
+
+def _never(summary: dict[str, Any]) -> bool:
+    return False
 
 
 def report_is_current(run_dir: RunDir) -> bool:
@@ -147,9 +169,8 @@ def _write_report(run_dir: RunDir, console: Console, rows: list[Any], tables: li
     manifest["config"] = {**(manifest.get("config") or {}), **config}
     summary = build_summary(rows, manifest, run_dir.path)
     run_dir.write_summary(summary)
-    for table in tables:
-        if verbose or origin_of(table) in BRIEF:
-            table(summary, console)
+    for table in terminal_tables(summary, tables, verbose):
+        table(summary, console)
     written: list[Path] = []
     for plot in plots:
         out = plot(summary, rows, run_dir.path)

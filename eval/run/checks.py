@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from factprobe.agents.registry import RAG_SUFFIX, default_strategies, get_strategy
+from factprobe.agents.registry import RAG_SUFFIX, default_strategies, describes, get_strategy
 from factprobe.eval.config.baseline import resolve_baseline
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.config.presets import DETAILED_REPLY_TOKENS
@@ -80,6 +80,21 @@ def left_out_by_default(config: RunConfig, dataset: Dataset, questions: list[Que
     return [f"left out of the default strategies: {names} (retrieval with --retriever {config.retriever} searches "
             f"a corpus, and the dataset {config.dataset} has none); to retrieve, name {names} in --strategies "
             f"with --retriever {spec.name}:PATH, wikipedia or web"]
+
+
+def repeat_notes(config: RunConfig, api: bool = False) -> list[str]:
+    """One note when repeats cannot differ: several repeats at temperature 0 of strategies that answer
+    once per repeat (deterministic decoding; a sampling strategy draws at its sample temperature).
+    The options are named as the command line (`--repeats 3`) or the Python API (`repeats=3`) takes them."""
+    if config.repeats < 2 or config.temperature > 0:
+        return []
+    alike = [name for name in config.strategies if not describes(name, "samples")]
+    if not alike:
+        return []
+    repeats, temperature = ("repeats=", "temperature=") if api else ("--repeats ", "--temperature ")
+    return [f"{repeats}{config.repeats} at {temperature}0: {', '.join(alike)} will give the same answer in "
+            f"every repeat (greedy decoding picks the likeliest token each time); give {temperature}0.7 "
+            f"(or another value above 0) for repeats that differ"]
 
 
 def check_retrieval_corpus(dataset: Dataset, questions: list[Question], config: RunConfig) -> None:

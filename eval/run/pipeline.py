@@ -45,6 +45,7 @@ from factprobe.eval.run.checks import (
     check_retrieval_corpus,
     left_out_by_default,
     prompt_notes,
+    repeat_notes,
 )
 from factprobe.eval.run.confidence import check_confidence_config
 from factprobe.eval.run.entity_model import load_entity_model
@@ -312,7 +313,7 @@ def _execute_locked(config: RunConfig, resume: bool, console: Console, run_dir: 
                               f"`factprobe run --resume --out {run_dir.path}` or choose another --out")
         questions = select_questions(dataset, config)
         notes = (exclude_notes(dataset.questions, config.exclude_ids) + left_out_by_default(config, dataset, questions)
-                 + prompt_notes(config))
+                 + prompt_notes(config) + repeat_notes(config))
         print_notes(notes, console)
         if config.group_by or config.where:   # numpy with it: the run path starts without it
             from factprobe.eval.analysis.groups import check_question_fields

@@ -24,6 +24,7 @@ from factprobe.eval.grading.base import GradeOutcome, Grader
 from factprobe.eval.grading.service import GradingService
 from factprobe.eval.media.attach import AttachingModel, RunMedia, attached, current_attachment
 from factprobe.eval.run.result_cache import StrategyResults
+from factprobe.eval.run.retries_column import RetriesColumn
 from factprobe.eval.run.steps import PostStep, PostStepInput
 from factprobe.eval.store.disk_space import DiskFull
 from factprobe.eval.store.run_dir import RunDir
@@ -204,7 +205,8 @@ class Runner:
             return 0
         await self.prepare(questions, done)
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TextColumn("errors: {task.fields[errors]}"), TimeElapsedColumn(), TimeRemainingColumn())
+                   TextColumn("errors: {task.fields[errors]}"), RetriesColumn(), TimeElapsedColumn(),
+                   TimeRemainingColumn())
         with Progress(*columns, console=self.console, transient=False) as progress:
             task = progress.add_task("answering", total=pending, errors=0)
             errors = 0

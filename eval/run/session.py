@@ -7,6 +7,7 @@ cache, resume, report), then hand back a `Run`.
 from __future__ import annotations
 
 import asyncio
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,12 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
                              **({"out": out} if out is not None else {})})
     console = output_console(quiet)
     from factprobe.eval.run.launch import launch_run
+
+    if quiet and not resume:     # the run's console is silent: its one note about repeats is a Python warning
+        from factprobe.eval.run.checks import repeat_notes
+
+        for note in repeat_notes(config, api=True):
+            warnings.warn(note, UserWarning, stacklevel=2)
 
     status = launch_run(config, resume=resume, console=console)
     handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None

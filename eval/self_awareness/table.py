@@ -12,7 +12,7 @@ from factprobe.eval.report.build import report_table
 from factprobe.eval.report.tables.literal import LiteralTable
 
 
-@report_table(order=50)
+@report_table(order=50, lead=lambda summary: bool(summary.get("self_awareness")))
 def self_awareness_table(summary: dict[str, Any], console: Console) -> None:
     scores = summary.get("self_awareness") or {}
     if not scores:

@@ -32,13 +32,16 @@ def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path
         return None
     baseline = summary.get("baseline")
     base_scores = summary.get("strategies", {}).get(baseline, {}) if baseline not in curves else {}
-    fig, axes = plt.subplots(1, len(curves), figsize=(5 * len(curves), 4), squeeze=False)
+    fig, axes = plt.subplots(1, len(curves), figsize=(5 * len(curves), 4.8), squeeze=False)
     for ax, (name, curve) in zip(axes[0], curves.items()):
         x = curve["n"]
-        ax.plot(x, percent(curve["accuracy"]), marker="o", label="accuracy (CO)")
-        ax.plot(x, percent(curve["f_score"]), marker="s", label="F-score")
-        for other, alt in (curve.get("other_selectors") or {}).items():
-            ax.plot(alt["n"], percent(alt["accuracy"]), marker=".", linestyle=":",
+        # a solid line of filled dots and a dashed line of larger hollow squares: where accuracy and F
+        # coincide (no answer withheld) both stay visible
+        ax.plot(x, percent(curve["accuracy"]), marker="o", markersize=5, linestyle="-", label="accuracy (CO)")
+        ax.plot(x, percent(curve["f_score"]), marker="s", markersize=9, markerfacecolor="none", linestyle="--",
+                label="F-score")
+        for number, (other, alt) in enumerate((curve.get("other_selectors") or {}).items()):
+            ax.plot(alt["n"], percent(alt["accuracy"]), marker="^v<>"[number % 4], linestyle=":",
                     label=f"accuracy, {other} (offline)")
         if base_scores.get("accuracy") is not None:
             ax.axhline(100 * base_scores["accuracy"], color="grey", linestyle="--", label=f"{baseline} accuracy")
@@ -51,7 +54,7 @@ def ttc_plot(summary: dict[str, Any], rows: list[Result], out_dir: Path) -> Path
         ax.set_ylabel("% of graded answerable")
         ax.set_ylim(0, 100)
         ax.set_title(name)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     fig.tight_layout()
     path = out_dir / "ttc.png"
     save_figure(fig, path, dpi=120)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from scipy.stats import multinomial
 
@@ -206,22 +207,34 @@ def test_every_calibration_column_is_defined_in_the_footnote() -> None:
 
 # --- the figures ------------------------------------------------------------------------------------
 
-def test_reliability_diagram_hides_bins_with_at_most_the_named_number_of_rows(tmp_path, monkeypatch) -> None:
+def test_reliability_diagram_draws_small_bins_hollow_with_their_counts(tmp_path, monkeypatch) -> None:
     edge = HIDDEN_BIN_MAX_ROWS
-    rows = ([row("vanilla", f"a{i}", C if i % 2 else I, 55) for i in range(edge)]            # hidden
-            + [row("vanilla", f"b{i}", C if i % 3 else I, 85) for i in range(edge + 1)])     # drawn
+    rows = ([row("vanilla", f"a{i}", C if i % 2 else I, 55) for i in range(edge)]            # hollow
+            + [row("vanilla", f"b{i}", C if i % 3 else I, 85) for i in range(edge + 1)])     # filled
     figure = Figure()
     axis = figure.add_subplot()
     reliability_panel(axis, "verbal", calibration_set(rows, "verbal"))
-    [points] = axis.collections
-    assert points.get_offsets().shape[0] == 1
-    assert points.get_offsets()[0][0] == pytest.approx(0.85)
-    notes = " ".join(t.get_text() for t in axis.texts)
-    assert "1 of 2 non-empty bins hidden" in notes and f"≤ {edge} rows" in notes
+    filled, hollow = axis.collections
+    assert filled.get_offsets().shape[0] == 1 and filled.get_offsets()[0][0] == pytest.approx(0.85)
+    assert hollow.get_offsets().shape[0] == 1 and hollow.get_offsets()[0][0] == pytest.approx(0.55)
+    assert len(hollow.get_facecolors()) == 0 or hollow.get_facecolors()[0][3] == 0      # no fill
+    assert sorted(t.get_text() for t in axis.texts) == [str(edge), str(edge + 1)]     # every bin's count
+    FigureCanvasAgg(figure).draw()
+    assert axis.get_legend().get_window_extent().y1 <= axis.get_window_extent().y0     # below the panel
     kept: list[Figure] = []
     monkeypatch.setattr(plots, "save_figure", lambda figure, path, dpi: kept.append(figure))
     plots.reliability_diagrams({}, rows, tmp_path)
-    assert f"bins with ≤ {edge} rows hidden" in kept[0].get_suptitle()      # the figure states the rule
+    assert f"bins with ≤ {edge} rows (WorldVQA hides them)" in kept[0].get_suptitle()  # the figure states the rule
+
+
+def test_twelve_rows_still_show_their_bins(tmp_path) -> None:
+    """The default run's size: every non-empty bin is drawn (none has more than 20 rows)."""
+    rows = [row("vanilla", f"q{i}", C if i % 3 else I, 10 * (i % 10) + 5) for i in range(12)]
+    figure = Figure()
+    axis = figure.add_subplot()
+    reliability_panel(axis, "verbal", calibration_set(rows, "verbal"))
+    assert sum(c.get_offsets().shape[0] for c in axis.collections) == 10
+    assert sum(int(t.get_text()) for t in axis.texts) == 12
 
 
 def test_confidence_histogram_covers_every_answer_with_a_value(tmp_path, monkeypatch) -> None:
@@ -238,7 +251,10 @@ def test_confidence_histogram_covers_every_answer_with_a_value(tmp_path, monkeyp
     every, ungraded = (patch.get_data().values for patch in axis.patches)
     assert every == pytest.approx(expected)
     assert ungraded == pytest.approx(np.eye(10)[4] * 2 / stated.size)
-    assert "UNGRADED (2)" in " ".join(t.get_text() for t in axis.get_legend().get_texts())
+    legend = axis.get_legend()
+    assert "UNGRADED (2)" in " ".join(t.get_text() for t in legend.get_texts())
+    kept[0].canvas.draw()                 # the legend lies below the panel, clear of the bars
+    assert legend.get_window_extent().y1 <= axis.get_window_extent().y0
 
 
 # --- across runs ------------------------------------------------------------------------------------

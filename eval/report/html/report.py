@@ -8,6 +8,7 @@ from typing import Any
 from factprobe.eval.core.schema import Result
 from factprobe.eval.report.html.config import config_sections
 from factprobe.eval.report.html.figures import inline_figures
+from factprobe.eval.report.html.media import media_previews
 from factprobe.eval.report.html.render import render_to
 from factprobe.eval.report.html.rows import browser_meta, filter_choices, record_list_chunks, script_json
 from factprobe.eval.report.html.tables import TableFn, report_tables
@@ -18,7 +19,8 @@ REPORT_HTML = "report.html"
 
 def write_html_report(run_dir: RunDir, summary: dict[str, Any], table_functions: list[TableFn],
                       plot_paths: list[Path], rows: list[Result]) -> Path:
-    """Write DIR/report.html from the summary, the table functions, the plots and the latest rows."""
+    """Write DIR/report.html from the summary, the table functions, the plots and the latest rows (with
+    thumbnails of the images they sent and their sound tracks, factprobe.eval.report.html.media)."""
     manifest = run_dir.read_manifest()
     baseline = summary.get("baseline")
     name = run_dir.path.resolve().name
@@ -31,5 +33,6 @@ def write_html_report(run_dir: RunDir, summary: dict[str, Any], table_functions:
         tables=report_tables(table_functions, summary),
         figures=inline_figures(plot_paths),
         meta_json=script_json(browser_meta(filter_choices(rows), [name], baseline)),
+        media_json=script_json(media_previews(rows, run_dir.path)),
         n_rows=len(rows),
     )

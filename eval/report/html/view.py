@@ -16,6 +16,9 @@ def report_path(target: Path) -> Path:
     if path.is_file():
         return path.resolve()
     folder = path.parent
+    if target.is_file():
+        raise RunDirError(f"{target} is a file, not a run directory: give the folder a run wrote (its --out), "
+                          f"or its report.html")
     if not folder.is_dir():
         raise RunDirError(f"{folder} does not exist: there is no run there (check the path; "
                           f"`factprobe run --out {folder}` writes one)")

@@ -13,7 +13,7 @@ from factprobe.eval.report.tables.literal import LiteralTable, literal
 from factprobe.eval.report.tables.undecided import UNDECIDED_CAPTION, any_undecided, f_range_cell
 
 
-@report_table(order=15)
+@report_table(order=15, lead=lambda summary: bool(summary.get("groups")))
 def groups_table(summary: dict[str, Any], console: Console) -> None:
     groups = summary.get("groups")
     if not groups:

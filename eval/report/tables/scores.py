@@ -109,6 +109,9 @@ def scores_table(summary: dict[str, Any], console: Console) -> None:
         table.add_row(*cells, *([str(s["ungraded"] + s["errors"])] if excluded else []))
     base = summary["strategies"].get(baseline, {})
     notes = [f"n = {sizes.pop()} per strategy"] if len(sizes) == 1 else []
+    where = (summary.get("groups") or {}).get("where")
+    if where:
+        notes.append(f"every question, unfiltered: the scores where {where} are in the table above")
     notes += [f"{baseline}: {num(base.get('latency_s_mean'))} s and {num(total_tokens(base), 0)} tokens "
              f"per question", "Δ: strategy − baseline on the same (question, repeat) pairs; 95% CI: bootstrap "
              "resampling questions with their repeats; p: clustered sign-flip test of the Δ beside it"]

@@ -162,7 +162,7 @@ def html_table(page: Any, title_start: str) -> tuple[list[str], list[list[str]]]
 def visible_rows(page: Any) -> list[tuple[str, str]]:
     """(question id, strategy) of every row the browser shows on the current page."""
     return [tuple(pair) for pair in page.locator("#browser-rows tr.row").evaluate_all(
-        "rows => rows.map(r => [r.querySelector('.qid').textContent, r.cells[1].firstChild.textContent])")]
+        "rows => rows.map(r => [r.querySelector('.qid').textContent, r.querySelector('td.strategy').firstChild.textContent])")]
 
 
 def all_visible_rows(page: Any) -> list[tuple[str, str]]:

@@ -55,6 +55,10 @@
     Object.keys(SHARED).forEach(function (key) { record[SHARED[key]] = entry[key]; delete entry[key]; });
   });
   var meta = JSON.parse(document.getElementById("browser-meta").textContent);
+  var mediaBlock = document.getElementById("media-data");
+  // thumbnails of the images a row sent ({ref: data URI}) and its sound tracks ({ref: file}): report/html/media.py
+  var media = mediaBlock ? JSON.parse(mediaBlock.textContent) : {};
+  var thumbs = media.thumbs || {}, sounds = media.audio || {};
   var PAGE_SIZE = 50;
   var multiRun = meta.runs.length > 1;
   var state = { strategy: "", grade: "", category: "", hops: "", vs: "", text: "" };
@@ -127,7 +131,7 @@
   /* the table */
 
   function headings() {
-    var names = ["question", "strategy", "rep.", "category", "hops"];
+    var names = ["question", "gold", "strategy", "rep.", "category", "hops"];
     if (multiRun) names = names.concat(meta.runs);
     else names = names.concat(["grade", "answer", "conf."]);
     var row = el("tr");
@@ -143,8 +147,12 @@
     var question = el("td", "question");
     question.appendChild(el("div", "qid kv", record.id));
     question.appendChild(el("div", "", record.question));
+    var sent = record.e.filter(function (entry) { return entry && entry.images_sent; })[0];
+    // the list shows thumbnails the page holds (a comparison page holds none: its detail names them)
+    if (sent && sent.images_sent.some(function (ref) { return thumbs[ref]; })) question.appendChild(thumbnailStrip(sent.images_sent, 4));
     row.appendChild(question);
-    var strategy = el("td", "", record.strategy);
+    row.appendChild(el("td", "gold", record.gold === null || record.gold === undefined ? "– (unanswerable)" : record.gold));
+    var strategy = el("td", "strategy", record.strategy);
     if (record.vs) strategy.appendChild(el("span", "vs vs-" + record.vs, " " + record.vs));
     row.appendChild(strategy);
     row.appendChild(el("td", "num", record.repeat));
@@ -212,6 +220,93 @@
     return typeof value === "string" ? value : JSON.stringify(value, null, 1);
   }
 
+  /* what the model was shown: thumbnails, sound tracks */
+
+  function thumbnailStrip(refs, limit) {
+    var strip = el("div", "thumbs");
+    var shown = limit ? refs.slice(0, limit) : refs;
+    shown.forEach(function (ref, i) {
+      if (thumbs[ref]) {
+        var image = el("img", "thumb");
+        image.src = thumbs[ref];
+        image.alt = "image " + (i + 1) + " of " + refs.length + " sent";
+        image.title = image.alt;
+        strip.appendChild(image);
+      } else if (/^https?:/.test(ref)) {
+        var link = el("a", "thumb-missing", "image " + (i + 1));
+        link.href = ref;
+        strip.appendChild(link);
+      } else {
+        strip.appendChild(el("span", "thumb-missing", "image " + (i + 1) + ": no thumbnail"));
+      }
+    });
+    if (limit && refs.length > limit) strip.appendChild(el("span", "kv", "+" + (refs.length - limit)));
+    return strip;
+  }
+
+  function sentBlock(entry) {
+    var div = el("div");
+    var images = entry.images_sent || [], audio = entry.audio_sent || [];
+    var parts = [];
+    if (entry.modality) parts.push("setting " + entry.modality);
+    parts.push(images.length + (images.length === 1 ? " image" : " images"));
+    if (audio.length) parts.push(audio.length + " sound track" + (audio.length === 1 ? "" : "s"));
+    div.appendChild(el("div", "kv", parts.join(" · ")));
+    if (images.length) div.appendChild(thumbnailStrip(images, 0));
+    audio.forEach(function (ref) {
+      if (!sounds[ref]) { div.appendChild(el("div", "kv", "sound track: not kept beside the report")); return; }
+      var player = el("audio");
+      player.controls = true;
+      player.preload = "none";
+      player.src = sounds[ref];
+      div.appendChild(player);
+    });
+    return block("shown to the model", div);
+  }
+
+  function seconds(value) {
+    return value === null || value === undefined ? "–" : Number(value).toFixed(Math.abs(value) < 10 ? 2 : 1) + " s";
+  }
+
+  function scalarText(value) {
+    if (Array.isArray(value)) return value.map(scalarText).join(", ");
+    if (value === true) return "yes";
+    if (value === false) return "no";
+    if (value === null || value === undefined) return "–";
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+
+  // {key: value} as "key: value" lines (durations, keys ending in _s, as seconds)
+  function keyValues(object) {
+    var div = el("div", "kvs");
+    Object.keys(object).forEach(function (key) {
+      var line = el("div");
+      line.appendChild(el("b", "", key + ": "));
+      var value = object[key];
+      line.appendChild(document.createTextNode(/_s$/.test(key) && typeof value === "number" ? seconds(value) : scalarText(value)));
+      div.appendChild(line);
+    });
+    return div;
+  }
+
+  function choicesBlock(choice) {
+    var letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    var rows = (choice.options || []).map(function (option, i) {
+      var marks = [];
+      if (letters[i] === choice.gold_letter) marks.push("gold");
+      if (letters[i] === choice.letter) marks.push("chosen");
+      if (letters[i] === choice.refusal_letter) marks.push("refusal option");
+      return [letters[i], option, marks.join(", ")];
+    });
+    var div = el("div");
+    div.appendChild(smallTable(["", "option as shown", ""], rows));
+    var notes = ["order " + choice.option_order, "answer mapped " + (choice.mapped_by ? "by " + choice.mapped_by : "to no option"),
+      "graded by " + choice.grading, "chance " + num(100 * choice.chance, 1) + "%",
+      choice.options_in_prompt ? "options shown in the prompt" : "options not shown in the prompt"];
+    div.appendChild(el("div", "kv", notes.join(" · ")));
+    return div;
+  }
+
   function stepCost(step) {
     var parts = [];
     if (step.latency_s !== undefined) parts.push(num(step.latency_s, 3) + " s");
@@ -253,12 +348,14 @@
 
   var SHOWN_KEYS = { answer: 1, raw: 1, confidence: 1, confidences: 1, grade: 1, grader: 1, grade_note: 1,
     error: 1, latency_s: 1, llm_latency_s: 1, retrieval_latency_s: 1, prompt_tokens: 1, completion_tokens: 1,
-    llm_calls: 1, trace: 1, hops: 1, hop_probes: 1, samples: 1, retrieved_ids: 1, gold_passage_ids: 1 };
+    llm_calls: 1, trace: 1, hops: 1, hop_probes: 1, samples: 1, retrieved_ids: 1, gold_passage_ids: 1,
+    images_sent: 1, audio_sent: 1, images: 1, audio: 1, modality: 1, fields: 1, multiple_choice: 1 };
 
   function entryDetail(entry, runName) {
     var div = el("div", "entry");
     if (runName) div.appendChild(el("h4", "", runName));
     if (!entry) { div.appendChild(el("p", "help", "not in this run")); return div; }
+    if (entry.images_sent || entry.audio_sent || entry.modality) div.appendChild(sentBlock(entry));
     var grade = el("div");
     grade.appendChild(gradeBadge(entry));
     grade.appendChild(document.createTextNode(" by " + entry.grader + (entry.grade_note ? ": " + entry.grade_note : "")));
@@ -294,9 +391,17 @@
           return [sample.sample_index || i + 1, sample.answer, num(sample.confidence, 0), sample.grade, sample.selected ? "yes" : ""];
         }))));
     }
+    if (entry.multiple_choice) div.appendChild(block("options", choicesBlock(entry.multiple_choice)));
+    if (entry.fields && Object.keys(entry.fields).length) div.appendChild(block("fields", keyValues(entry.fields)));
     Object.keys(entry).forEach(function (key) {
-      if (SHOWN_KEYS[key] || entry[key] === null || entry[key] === undefined) return;
-      div.appendChild(block(key, valueText(entry[key])));
+      var value = entry[key];
+      if (SHOWN_KEYS[key] || value === null || value === undefined) return;
+      if (/_s$/.test(key) && typeof value === "number") div.appendChild(block(key, el("div", "", seconds(value))));
+      else if (typeof value === "object" && !Array.isArray(value) && Object.keys(value).every(function (k) {
+        return value[k] === null || typeof value[k] !== "object" || Array.isArray(value[k]); }))
+        div.appendChild(block(key, keyValues(value)));
+      else if (typeof value !== "object" && !/\n/.test(String(value))) div.appendChild(block(key, el("div", "", scalarText(value))));
+      else div.appendChild(block(key, valueText(value)));
     });
     if (entry.raw !== null && entry.raw !== undefined) div.appendChild(block("raw output", entry.raw));
     var trace = block("trace (" + (entry.trace || []).length + " graph steps)", traceSteps(entry.trace || []));
