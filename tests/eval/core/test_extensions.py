@@ -87,7 +87,7 @@ def test_builtin_order_is_fixed_by_the_registrations() -> None:
                                         "chain_hops", "confidence", "video_evidence", "multiple_choice"]
     assert list(METHODS.items()) == ["verbal", "token_prob", "consistency", "p_true"]
     assert list(STRATEGIES.items()) == ["vanilla", "best_of_n", "decompose", "rag", "refusal", "refusal_option",
-                                        "option_likelihood", "self_refine", "recorded"]
+                                        "option_likelihood", "option_perplexity", "self_refine", "recorded"]
     assert list(LOADERS.items()) == ["jsonl", "simpleqa", "musique", "hotpotqa", "2wiki", "selfaware", "kuq",
                                      "fanoutqa", "compceleb", "videosimpleqa", "mcq", "mmworld", "worldsense",
                                      "worldvqa", "mmsap"]
