@@ -4,3 +4,7 @@ search supplied by the run).
 
 May import: factprobe.eval.core and factprobe.eval.store only.
 """
+
+if __name__ != "factprobe.agents":   # one import path; a second would make a second copy of every class
+    raise ImportError(f"import factprobe.agents, not {__name__}: the folder agents/ is the package "
+                      "factprobe.agents (README \"Layout\")")

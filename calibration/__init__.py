@@ -4,3 +4,7 @@ terminal table and the plots.
 
 A measurement folder: may import factprobe.eval's run, report, analysis and everything below them.
 """
+
+if __name__ != "factprobe.calibration":   # one import path; a second would make a second copy of every class
+    raise ImportError(f"import factprobe.calibration, not {__name__}: the folder calibration/ is the package "
+                      "factprobe.calibration (README \"Layout\")")

@@ -11,3 +11,7 @@
 See decomposition/README.md for the definitions and the choices made.
 A measurement folder: may import factprobe.eval's run, report, analysis and everything below them.
 """
+
+if __name__ != "factprobe.decomposition":   # one import path; a second would make a second copy of every class
+    raise ImportError(f"import factprobe.decomposition, not {__name__}: the folder decomposition/ is the package "
+                      "factprobe.decomposition (README \"Layout\")")

@@ -17,3 +17,7 @@ it owns and what it may import; pyproject.toml's import-linter contracts enforce
 Below all of them are factprobe.agents (models and strategies) and factprobe.retrieval
 (retrievers), which import only core and store.
 """
+
+if __name__ != "factprobe.eval":   # one import path; a second would make a second copy of every class
+    raise ImportError(f"import factprobe.eval, not {__name__}: the folder eval/ is the package "
+                      "factprobe.eval (README \"Layout\")")

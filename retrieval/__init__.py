@@ -6,3 +6,7 @@ that use it are factprobe.agents.rag).
 
 May import: factprobe.eval.core and factprobe.eval.store only.
 """
+
+if __name__ != "factprobe.retrieval":   # one import path; a second would make a second copy of every class
+    raise ImportError(f"import factprobe.retrieval, not {__name__}: the folder retrieval/ is the package "
+                      "factprobe.retrieval (README \"Layout\")")

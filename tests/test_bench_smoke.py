@@ -55,3 +55,14 @@ def test_an_isolated_peak_is_the_commands_own_not_its_parents() -> None:
     parent = np.ones(200_000_000, dtype=np.uint8)  # touched, so resident in this process
     cost = run_isolated([sys.executable, "-c", "block = bytearray(50_000_000)"])
     assert 50 <= cost.peak_mb < 150 and parent.sum() == 200_000_000
+
+
+def test_the_speedups_harness_measures_a_report_with_the_tricks_on_and_off(tmp_path: Path) -> None:
+    from benchmarks.bench_speedups import measure, rows
+
+    found = measure(tmp_path, rounds=1, run_questions=1, worker_questions=1, report_rows=200,
+                    variants={"report": ("", "1")})
+    assert [len(found["report"][v].cpu_s) for v in ("", "1")] == [1, 1]
+    table = rows(found)
+    assert [row[:2] for row in table] == [("report", "all on"), ("report", "all off")]
+    assert table[0][3] == table[0][4] == "1.000" and float(table[1][2]) > 0

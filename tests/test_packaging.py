@@ -13,13 +13,14 @@ SOURCE_PACKAGES = ("agents", "retrieval", "calibration", "decomposition", "eval"
 
 
 def test_the_face_links_each_source_folder_into_the_package():
-    """`factprobe/` is the importable package in the checkout itself: its face plus a link to each
-    of the five folders, so an import path names a file an editor or grep can find."""
+    """`factprobe/` is the importable package in the checkout itself: its face (and `__main__`, for
+    `python -m factprobe`) plus a link to each of the five folders, so an import path names a file
+    an editor or grep can find."""
     for top in SOURCE_PACKAGES:
         link = ROOT / "factprobe" / top
         assert link.is_symlink() and link.resolve() == (ROOT / top).resolve(), top
     assert sorted(p.name for p in (ROOT / "factprobe").iterdir() if not p.is_symlink()
-                  and p.name != "__pycache__") == ["__init__.py"]
+                  and p.name != "__pycache__") == ["__init__.py", "__main__.py"]
 
 
 def test_the_wheel_installs_nothing_outside_the_factprobe_namespace(tmp_path):

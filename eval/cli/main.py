@@ -10,10 +10,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from factprobe.eval.cli.output import stdout_gone
 from factprobe.eval.config.options import add_run_options, checked_options, explicit_options, path_arg
-from factprobe.eval.core.deferred_init import defer_inits
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import print_redacted_traceback, redacted_output, remember_in_args
-from factprobe.eval.core.startup import end_of_process, pause_collection, resume_collection
+from factprobe.eval.core.speedups import defer_inits, end_of_process, pause_collection, resume_collection
 from factprobe.eval.core.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -247,10 +246,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """The `factprobe` command. Called without `argv` it owns the process (the installed command,
-    `python -m`): it pauses the garbage collector while it starts (factprobe.eval.core.startup),
-    defers the package `__init__`s LangGraph imports but does not use (factprobe.eval.core.deferred_init),
-    prints an uncaught exception's traceback redacted and, when the command is done, spares the
-    interpreter's exit a last collection over every object."""
+    `python -m`): it pauses the garbage collector while it starts and defers the package `__init__`s
+    LangGraph imports but does not use (factprobe.eval.core.speedups), prints an uncaught
+    exception's traceback redacted and, when the command is done, spares the interpreter's exit a
+    last collection over every object."""
     if argv is None:
         pause_collection()
         defer_inits()

@@ -8,9 +8,6 @@ or None when the data has nothing to draw.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, overload
 
@@ -20,6 +17,7 @@ from rich.console import Console
 from factprobe.eval.analysis.summary import build_summary, latest_rows
 from factprobe.eval.core.extensions import DEFAULT_ORDER, Registry, origin_of
 from factprobe.eval.core.schema import Result
+from factprobe.eval.core.speedups import report_rows_frozen
 from factprobe.eval.report.html.report import REPORT_HTML, write_html_report
 from factprobe.eval.store.disk_space import stop_when_full
 from factprobe.eval.store.run_dir import MANIFEST, RESULTS, RunDir
@@ -114,18 +112,6 @@ def _is_summary(path: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("strategies"), dict)
 
 
-@contextmanager
-def collector_skips_what_exists() -> Iterator[None]:
-    """Leave every object alive now out of the cyclic collector's passes until the block ends
-    (`gc.freeze`): the rows just read live until the report is written, and each full collection
-    would otherwise walk all of them again (a third of the summary's time at 100,000 rows)."""
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
 def write_report(run_dir: RunDir, console: Console, config: dict[str, Any] | None = None,
                  verbose: bool = True, rows: list[SlimRow] | None = None) -> dict[str, Any]:
     """Recompute summary.json from results.jsonl, draw every plot and write report.html; print
@@ -158,7 +144,7 @@ def report_space(run_dir: RunDir) -> int:
 def _read_and_write(run_dir: RunDir, console: Console, tables: Any, plots: Any,
                     config: dict[str, Any] | None, verbose: bool, given: list[SlimRow] | None) -> dict[str, Any]:
     rows: list[Any] = run_dir.latest_slim() if given is None else given
-    with collector_skips_what_exists():
+    with report_rows_frozen():   # factprobe.eval.core.speedups
         # grouped by strategy once, for the sections and the plots alike
         return _write_report(run_dir, console, latest_rows(rows), tables, plots, config or {}, verbose)
 

@@ -14,11 +14,11 @@ libraries, nor the starter the report's.
 Nothing is loaded before the fork: each worker opens its model (an embedded llama.cpp model and
 its threads), cache and files itself, after it. The starter is forked before this process starts
 any thread (the progress bar's comes after), the workers before the starter starts any, and
-`gc.freeze` keeps the inherited objects out of the workers' collections (less copy-on-write, less
-CPU); the `factprobe` command's collector, paused while it starts (factprobe.eval.core.startup),
-stays paused through these imports and comes back on after them, in this process and in each
-worker. The starter waits for its workers (a Ctrl-C reaches them all: the workers save their rows,
-the starter, ignoring it once they run, keeps waiting for them) and passes their exit statuses
+the inherited objects are frozen out of the workers' collections; the `factprobe` command's
+collector, paused while it starts, stays paused through these imports and comes back on after
+them, in this process and in each worker (both tricks of factprobe.eval.core.speedups). The
+starter waits for its workers (a Ctrl-C reaches them all: the workers save their rows, the
+starter, ignoring it once they run, keeps waiting for them) and passes their exit statuses
 on; a bad input found while it imports (an unknown strategy) is raised here, as before any
 worker started.
 
@@ -34,7 +34,6 @@ when the process that forked it does (the kernel's parent-death signal).
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import multiprocessing
@@ -50,7 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from factprobe.eval.config.run_config import RunConfig
-from factprobe.eval.core.startup import end_start_up
+from factprobe.eval.core.speedups import end_start_up, freeze_before_fork
 from factprobe.eval.run.shard_worker import end_with_parent, run_shard, shard_log
 
 POLL_S = 0.2
@@ -225,7 +224,7 @@ def _start(configs: list[dict[str, Any]], config: RunConfig, parent: int,
         _send(messages, "raised", exc)
         return
     context = multiprocessing.get_context("fork")
-    gc.freeze()
+    freeze_before_fork()
     workers = [LocalWorker(shard, context.Process(target=_forked_worker, args=(shard, os.getpid()),
                                                   name=f"factprobe shard {shard['shard']}"))
                for shard in configs]

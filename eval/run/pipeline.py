@@ -25,7 +25,7 @@ from factprobe.eval.config.run_config import RunConfig, parse_shard
 from factprobe.eval.core.modality import expand_baseline, expand_variants
 from factprobe.eval.core.schema import Question
 from factprobe.eval.core.secrets import REDACTED, redact_values
-from factprobe.eval.core.startup import end_start_up
+from factprobe.eval.core.speedups import end_start_up
 from factprobe.eval.datasets.id_files import exclude_notes, select_ids
 from factprobe.eval.datasets.registry import Dataset, load_dataset
 from factprobe.eval.datasets.subset import stratified_subset

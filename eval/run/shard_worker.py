@@ -114,8 +114,8 @@ def end_with_parent(parent: int | None = None) -> None:
 
 def main(argv: list[str]) -> int:
     """A shard in a new interpreter of its own; its exit skips the interpreter's last collection
-    (factprobe.eval.core.startup.end_of_process)."""
-    from factprobe.eval.core.startup import end_of_process
+    (factprobe.eval.core.speedups.end_of_process)."""
+    from factprobe.eval.core.speedups import end_of_process
 
     end_with_parent()
     try:

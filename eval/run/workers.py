@@ -25,7 +25,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
-from factprobe.eval.core.startup import end_start_up
+from factprobe.eval.core.speedups import end_start_up
 from factprobe.eval.run.inputs import input_digests
 from factprobe.eval.run.local_workers import Worker, start_workers, wait_workers
 from factprobe.eval.run.manifest import dataset_fingerprint, package_versions

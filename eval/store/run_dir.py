@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import gc
 import json
 import os
 import time
@@ -23,6 +22,7 @@ from factprobe.eval.core import text_files
 from factprobe.eval.core.errors import plain_words
 from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.core.secrets import redact_values
+from factprobe.eval.core.speedups import reading_rows
 from factprobe.eval.store.atomic import atomic_write_text
 from factprobe.eval.store.disk_space import DiskFull, is_disk_full
 from factprobe.eval.store.finite import check_finite
@@ -74,19 +74,6 @@ def read_utf8(path: Path) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise RunDirError(f"{path}, line {line}: not UTF-8 text; factprobe writes UTF-8, so the file was "
                           f"changed by something else: correct or delete that line") from None
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector: reading 100,000 rows allocates millions of containers,
-    none of them cyclic, and each collection would walk every row read so far (half the time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _in_range(value: float | None) -> bool:
@@ -300,7 +287,7 @@ class RunDir:
         the same rows are accepted and the same errors raised."""
         file = RowFile(self.results_path, parse_row)
         latest: dict[Key, SlimRow] = {}
-        with collector_paused():
+        with reading_rows():   # the collector paused (factprobe.eval.core.speedups)
             self._read_slim(file, latest)
         return list(latest.values())
 

@@ -63,15 +63,18 @@ NOT_BEFORE_THE_FIRST_REQUEST = (
 )
 
 
-def test_the_first_request_of_a_run_comes_before_what_it_does_not_need(tmp_path) -> None:
+def first_request_state(tmp_path: Path, switch: str | None) -> dict:
     """`factprobe run` against an OpenAI-compatible server started by the test on 127.0.0.1, stopped
-    at its first chat request: none of NOT_BEFORE_THE_FIRST_REQUEST is imported by then, the
-    collector paused for start-up is on again and start-up's objects are frozen."""
+    at its first chat request: what was imported by then and the collector's state. `switch`: the
+    value of FACTPROBE_NO_SPEEDUPS (None: unset)."""
     from tests.fakes import SERVED_MODEL, FaultServer
 
     root = Path(__file__).resolve().parents[3]
     env = {**os.environ, "PYTHONPATH": str(root), "FACTPROBE_CACHE": str(tmp_path / "cache")}
     env.pop("OPENAI_API_KEY", None)
+    env.pop("FACTPROBE_NO_SPEEDUPS", None)
+    if switch is not None:
+        env["FACTPROBE_NO_SPEEDUPS"] = switch
     with FaultServer(["ok"]) as server:
         done = subprocess.run([sys.executable, "-c", FIRST_REQUEST_PROBE, "run", "--dataset", "sample",
                                "--limit", "2", "--strategies", "vanilla", "--grader", "rules", "--no-hop-probes",
@@ -79,8 +82,22 @@ def test_the_first_request_of_a_run_comes_before_what_it_does_not_need(tmp_path)
                               capture_output=True, text=True, env=env, timeout=120)
     lines = [line for line in done.stdout.splitlines() if line.startswith("AT-FIRST-REQUEST ")]
     assert done.returncode == 0 and lines, done.stderr[-2000:]
-    state = json.loads(lines[0].removeprefix("AT-FIRST-REQUEST "))
+    return json.loads(lines[0].removeprefix("AT-FIRST-REQUEST "))
+
+
+def test_the_first_request_of_a_run_comes_before_what_it_does_not_need(tmp_path) -> None:
+    """None of NOT_BEFORE_THE_FIRST_REQUEST is imported by the first request, the collector paused
+    for start-up is on again and start-up's objects are frozen."""
+    state = first_request_state(tmp_path, None)
     modules = set(state["modules"])
     assert {"openai", "langgraph.graph", "langsmith.types.run_select_field"} <= modules   # the path was taken
     assert sorted(modules & set(NOT_BEFORE_THE_FIRST_REQUEST)) == []
     assert state["collecting"] and state["frozen"] > 0
+
+
+def test_with_the_speedups_off_nothing_is_deferred_paused_or_frozen(tmp_path) -> None:
+    """FACTPROBE_NO_SPEEDUPS=1 reaches the command: LangGraph's unused package `__init__`s run on
+    import and the collector was never paused, so start-up's objects are not frozen."""
+    state = first_request_state(tmp_path, "1")
+    assert {"langsmith.types.run", "langgraph_sdk.client"} <= set(state["modules"])
+    assert state["collecting"] and state["frozen"] == 0
