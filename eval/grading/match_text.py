@@ -194,8 +194,9 @@ def _symbol(words: list[str]) -> bool:
 
 
 # Words that name a kind of thing, not which one: "Mount A" shares nothing with "Mount B".
-_KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley "
-                   "university college animation studio company corporation".split())
+_KINDS = frozenset("mount mountain lake river sea ocean deep fall island bay gulf peak cape desert valley strait "
+                   "channel canal hms uss university college animation studio company corporation".split())
+_DIRECTIONS = frozenset("north south east west northern southern eastern western".split())
 
 
 def related(claim: list[str], gold: list[str]) -> bool:
@@ -338,6 +339,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         said_domains = re.findall(r"(?<![\w.])\.[a-z]{2,}\b", claim.lower())
         return Finding(Found.MATCH if gold.strip() in said_domains else Found.CONFLICT if not said_domains
                        or len(set(said_domains)) == 1 else Found.UNSURE, "code", "a web domain")
+    if len(said) == len(wanted) > 1 and (differ := {(a, b) for a, b in zip(said, wanted) if a != b}) and all(
+            a in _DIRECTIONS and b in _DIRECTIONS for a, b in differ):
+        return Finding(Found.CONFLICT, "text", "the gold's name with another direction (another place)")
     if _symbol(said) != _symbol(wanted):
         return Finding(Found.UNSURE, "text", NOTATION)
     if re.fullmatch(r"[A-Z]{2,5}", answer.strip(" .")) and not re.fullmatch(r"[A-Z]{2,5}", gold.strip(" .")):

@@ -200,7 +200,13 @@ _POLAR = re.compile(r"^\s*(yes|no)\b(?!\s+(?:one|body|longer|more|less|other|suc
 _NOT_THEN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+)?not\s+"
                        r"(?P<denied>[^,;:.—–]{1,60}?)\s*(?:[,;:—–]|\s-\s)\s*(?:but\s+(?:rather\s+)?|rather\s+|instead\s+)?"
                        r"(?P<claim>\w.*)$", re.I)
-_THEN_NOT = re.compile(r"^(?P<claim>[^,;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:]{1,60}?)\s*$", re.I)
+_THEN_NOT = re.compile(r"^(?P<claim>[^;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:]{1,60}?)(?:,?\s+as\s+(?:is|was)\s+"
+                       r"(?:often|commonly|widely|sometimes)\s+(?:claimed|believed|said|thought|stated))?\s*$", re.I)
+# A contrast that ends in what actually holds ("Although X usually gets the credit, it was actually Y"; "X is often
+# quoted, but the one really meant is Y").
+_ACTUALLY = re.compile(r"^(?:(?:although|though|while)\s[^,;]+,|[^;]+?,?\s+but)\s+(?P<claim>[^;,]*\b(?:actually|really"
+                       r"|in\s+fact)\b[^;]*)$", re.I)
+_ACTUAL_WORD = re.compile(r"\s*\b(?:actually|really|in\s+fact)\b", re.I)
 # A later sentence that may qualify or revise the first one's answer.
 _REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
                       r"|contrary|misconception|although|though|nonetheless|nevertheless|whereas|alternatively|disputed"
@@ -301,6 +307,8 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
         return Claim(polar[1].lower(), bool(_HEDGE.search(text)))  # "No, they were not both …": the answer is "no"
     if denial := _NOT_THEN.match(text.rstrip(" .!")) or _THEN_NOT.match(text.rstrip(" .!")):
         text = denial["claim"]  # what stands instead of the denied
+    elif (actual := _ACTUALLY.match(text.rstrip(" .!"))) and not _TURN.search(_ACTUAL_WORD.sub(" ", actual["claim"])):
+        text = _ACTUAL_WORD.sub(" ", actual["claim"])  # "Although X gets the credit, it was actually Y": Y
     hedged = bool(_HEDGE.search(text))
     if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
             _without_hedges(text))) > 1:

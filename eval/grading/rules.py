@@ -234,6 +234,10 @@ def _names_finding(findings: list[Finding]) -> Finding:
     return Finding(Found.UNSURE, "text", "a sentence's names the rules cannot all compare")
 
 
+# A refusal's one explicit guess ("but I believe it was X", "I'd guess X", "possibly X?").
+_GUESSES = re.compile(r"^(?:but\s+)?(?:i\s+(?:believe|think|guess|suspect)|i'?d\s+(?:guess|say)|my\s+(?:best\s+)?guess"
+                      r"\s+(?:is|would\s+be)|possibly|perhaps|maybe|probably)\b[\s:,]*(?:(?:that\s+)?(?:it|he|she|they)"
+                      r"(?:'s|\s+(?:is|was|were|are|would\s+be))\s+)?(?P<guess>[^,;]+)$", re.IGNORECASE)
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -280,12 +284,19 @@ class RuleGrader:
             zero = isinstance(reading, Claim) and ZERO.fullmatch(reading.text)
             if denies and not _STILL_ANSWERS.search(answer) or zero:
                 return self._outcome(Grade.NOT_ATTEMPTED, "unanswerable: denies the question's premise")
-        if len(question.answer_parts) >= 2 and answer and not isinstance(reading, Refusal):
-            parts = compare_parts(answer, question.answer_parts)
+        parts_asked = question.answer_parts or (golds[0].split("; ") if golds and "; " in golds[0] else [])
+        listed = isinstance(reading, (Claim, Candidates)) or "list" in getattr(reading, "reason", "")
+        if len(parts_asked) >= 2 and answer and listed:  # a reply of several statements is the judge's
+            parts = compare_parts(answer, parts_asked)
             return self._outcome(_GRADES[parts.found], parts.note)
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
+            guessed = _GUESSES.search(reading.context)
+            if golds and guessed and len(guessed["guess"].split()) <= _GUESS_WORDS:
+                guess = compare_claim(guessed["guess"].strip(" .?!"), golds, question.question)
+                if guess.found in (Found.MATCH, Found.CONFLICT):  # "I'm unsure, but I'd guess X": graded by X
+                    return self._outcome(_GRADES[guess.found], f"refusal beside one guess: {guess.note}")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
             guess = compare_claim(reading.context, golds, question.question) if short else None
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
