@@ -294,9 +294,9 @@ class RuleGrader:
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
             guessed = _GUESSES.search(reading.context)
             if golds and guessed and len(guessed["guess"].split()) <= _GUESS_WORDS:
-                guess = compare_claim(guessed["guess"].strip(" .?!"), golds, question.question)
-                if guess.found in (Found.MATCH, Found.CONFLICT):  # "I'm unsure, but I'd guess X": graded by X
-                    return self._outcome(_GRADES[guess.found], f"refusal beside one guess: {guess.note}")
+                one = compare_claim(guessed["guess"].strip(" .?!"), golds, question.question)
+                if one.found in (Found.MATCH, Found.CONFLICT):  # "I'm unsure, but I'd guess X": graded by X
+                    return self._outcome(_GRADES[one.found], f"refusal beside one guess: {one.note}")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
             guess = compare_claim(reading.context, golds, question.question) if short else None
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
