@@ -179,6 +179,7 @@ def test_bad_input_exits_2_naming_the_problem(name: str, argv: Callable[[Place],
     assert not (tmp_path / "run" / "results.jsonl").exists()        # stopped before any question
 
 
+@pytest.mark.needs_llama
 @pytest.mark.skipif(not local_model_available(), reason="needs llama-cpp-python")
 def test_a_file_that_is_not_gguf_stops_the_run(tmp_path: Path, capsys) -> None:
     fake = tmp_path / "model.gguf"
