@@ -3,7 +3,7 @@
 tests/data/grading_cases_locked_v18.jsonl (369 cases: 53 short, 197 one-sentence, 72 paragraph, 47 adversarial,
 on 107 questions) was written for this project by someone who saw neither the rules nor the other case files'
 answers, with no question in common with them (its .md file), before the reading step of issue 31 was final.
-Measured once against the final rules (README, "What the numbers mean"; the record the run summary reports,
+Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run summary reports,
 eval/grading/data/locked_measurement.json): decided agreement 98.3%, over-credit 0%, under-credit 1.6%, F with
 a perfect judge 0.8 point below F from the labels, F over the decided rows 2.0 points above it; undecided 1.9%
 of short answers, 30.5% of one-sentence answers, 62.5% of paragraphs, 72.3% of adversarial answers; no
