@@ -73,3 +73,14 @@ def test_no_document_points_outside_the_checkout() -> None:
     outside = [f"{path.relative_to(ROOT)}: {target}" for path in DOCUMENTS for target in links(path)
                if not (path.parent / target.partition("#")[0]).resolve().is_relative_to(ROOT)]
     assert outside == []
+
+
+def test_every_section_the_source_cites_in_docs_protocols_exists() -> None:
+    """Docstrings cite the shared methods as `docs/protocols.md §N`; each N is a numbered heading there."""
+    numbered = set(re.findall(r"^### (\d+)\. ", (ROOT / "docs" / "protocols.md").read_text(encoding="utf-8"), re.M))
+    cited = {(path.relative_to(ROOT), number)
+             for folder in ("agents", "retrieval", "calibration", "decomposition", "eval")
+             for path in (ROOT / folder).rglob("*.py")
+             for number in re.findall(r"docs/protocols\.md §(\d+)", path.read_text(encoding="utf-8"))}
+    assert len(cited) >= 10 and numbered >= {"1", "7"}
+    assert [(str(path), number) for path, number in cited if number not in numbered] == []
