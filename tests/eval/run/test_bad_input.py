@@ -15,7 +15,7 @@ from typing import Callable
 import pytest
 
 from factprobe.eval.cli.main import main
-from tests.conftest import local_model_available
+from tests.conftest import local_model_available, requires_local_model
 from tests.eval.run.bad_input_cases import generated_cases
 from tests.fakes import SERVED_MODEL, FaultServer, refused
 
@@ -177,7 +177,7 @@ NEEDS_LLAMA = {"missing gguf"}
 
 
 @pytest.mark.parametrize("name,argv,expected", [
-    pytest.param(*case, id=case[0], marks=[pytest.mark.needs_llama] if case[0] in NEEDS_LLAMA else [])
+    pytest.param(*case, id=case[0], marks=[pytest.mark.needs_llama, requires_local_model] if case[0] in NEEDS_LLAMA else [])
     for case in CASES])
 def test_bad_input_exits_2_naming_the_problem(name: str, argv: Callable[[Place], list[str]], expected: list[str],
                                               tmp_path: Path, server_url: str, capsys) -> None:
