@@ -1,5 +1,6 @@
 # Two commands do all the set-up on a fresh machine: `make run` and `make test`. Both end by
-# printing how to put the installed `factprobe` on PATH (`. .venv/bin/activate`).
+# printing how to put the installed `factprobe` on PATH (`. .venv/bin/activate`). `make check` is
+# the fast loop: it installs no llama.cpp build, Ray or Playwright and skips the tests that need them.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # llama-cpp-python compiles from source: use every core, and skip parts factprobe never loads.
@@ -18,12 +19,16 @@ PIP_INSTALL = ( n=0; while sleep $(HEARTBEAT_S) </dev/null >/dev/null 2>&1; do n
 	$(PY) -m pip install --disable-pip-version-check -q
 PIP_DONE = status=$$?; kill $$beat; exit $$status
 # `make test` runs these in order, stopping at the first that fails
-CHECKS = "$(VENV)/bin/ruff check ." "$(VENV)/bin/lint-imports" "$(VENV)/bin/mypy" "$(PY) -m pytest -q"
+LINTS = "$(VENV)/bin/ruff check ." "$(VENV)/bin/lint-imports" "$(VENV)/bin/mypy"
+CHECKS = $(LINTS) "$(PY) -m pytest -q"
+# `make check` runs the lints and every test but those marked (pyproject.toml) as needing the heavy extras
+LIGHT = not needs_llama and not needs_ray and not needs_browser and not bench
+FAST_CHECKS = $(LINTS) "$(PY) -m pytest -q -m '$(LIGHT)'"
 USAGE = echo; echo "factprobe is installed in $(VENV). Put the command on PATH in each new shell:"; \
 	echo "    . $(VENV)/bin/activate"; \
 	echo "and every README command (factprobe run ...) works as written; or call $(VENV)/bin/factprobe."
 
-.PHONY: run test install install-dev bench clean
+.PHONY: run test check install install-dev install-check bench clean
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -40,10 +45,19 @@ $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed-local
 	@$(PIP_INSTALL) -e ".[local,dev,ray]"; $(PIP_DONE)
 	@touch $@
 
+# `make check`: the package and the test tools, without the local, ray and Playwright extras
+$(VENV)/.installed-check: pyproject.toml | $(PY)
+	@echo "Installing factprobe and the test tools (.[check]) into $(VENV): no llama.cpp build, usually 1 to 3 min."
+	@$(PIP_INSTALL) -e ".[check]"; $(PIP_DONE)
+	@touch $@
+
 install: $(VENV)/.installed-local
 	@$(USAGE)
 
 install-dev: $(VENV)/.installed-dev
+	@$(USAGE)
+
+install-check: $(VENV)/.installed-check
 	@$(USAGE)
 
 run: $(VENV)/.installed-local
@@ -53,6 +67,12 @@ run: $(VENV)/.installed-local
 test: $(VENV)/.installed-dev
 	@echo "Checking: ruff, the import-linter layer contracts, mypy, then the tests (15 to 20 min on 2 cores)."
 	@status=0; for check in $(CHECKS); do echo "$$check"; $$check || { status=$$?; break; }; done; \
+	$(USAGE); exit $$status
+
+check: $(VENV)/.installed-check
+	@echo "Checking fast: ruff, the import-linter layer contracts, mypy, then the tests that need no model build,"
+	@echo "Ray or browser (a few minutes on 2 cores; \`make test\` runs them all)."
+	@status=0; for check in $(FAST_CHECKS); do echo "$$check"; eval $$check || { status=$$?; break; }; done; \
 	$(USAGE); exit $$status
 
 bench: $(VENV)/.installed-dev

@@ -25,7 +25,7 @@ from typing import Any, Literal, get_args
 from factprobe.eval.core.schema import Question
 
 LETTERS = string.ascii_uppercase
-REFUSAL_OPTION = "Sorry, I can't help with it"   # MM-SAP's refusal phrase (protocols §6)
+REFUSAL_OPTION = "Sorry, I can't help with it"   # MM-SAP's refusal phrase (docs/protocols.md §6)
 REFUSAL_INDEX = -1                               # the refusal option's index in `order`
 OptionOrder = Literal["shuffle", "shuffle-all", "released"]   # `--option-order` (see the docstring)
 OPTION_ORDERS: tuple[str, ...] = get_args(OptionOrder)

@@ -1,4 +1,4 @@
-"""From a question to retrieval queries: the question's key entities (protocols §3, step 1).
+"""From a question to retrieval queries: the question's key entities (docs/protocols.md §3, step 1).
 
 The model is asked to list the entities; a listed entity is kept only when every content word of
 it occurs in the question: a small model tends to answer instead ("The capital of France is

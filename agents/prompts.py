@@ -21,7 +21,7 @@ VANILLA_SYSTEM = ("You answer factual questions with a short best guess and a co
 
 VANILLA_USER = "{question_block}"
 
-# refusal (MM-SAP, protocols §6): the vanilla prompt with the fixed refusal option instead of
+# refusal (MM-SAP, docs/protocols.md §6): the vanilla prompt with the fixed refusal option instead of
 # "give your best guess".
 REFUSAL_USER = ("{question_block}\n\nIf you do not know the answer, write exactly "
                 "\"Sorry, I can't help with it\" as your answer. " + ANSWER_FORMAT)

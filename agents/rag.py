@@ -1,4 +1,4 @@
-"""Retrieval as graph steps, and `X+rag`: retrieval in front of any strategy (protocols §3).
+"""Retrieval as graph steps, and `X+rag`: retrieval in front of any strategy (docs/protocols.md §3).
 
     START → extract_entities → retrieve → <strategy X as a subgraph> → END
 

@@ -93,7 +93,7 @@ def register_strategy(name: str, description: str, *, samples: bool = False,
     it out when `in_default_run` is off: a strategy for some kinds of question only); `reusable`: see
     StrategySpec.
 
-    The graph reads and writes `factprobe.QAState`; see README "Your own strategies"."""
+    The graph reads and writes `factprobe.QAState`; see docs/extending.md, "Your own strategies"."""
     check_name(name)
 
     def decorate(build: GraphBuilder) -> GraphBuilder:

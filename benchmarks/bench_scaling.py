@@ -11,7 +11,7 @@ the report's cost against rows, and a columnar reader against factprobe's own at
   equal values. A reader that is not installed is reported as such (`pip install pyarrow polars`).
 
 Prints the tables and saves runs/bench-scaling/scaling.png and scaling.json. The columnar readers
-are measured, not used by factprobe (README, "Past one process", says why).
+are measured, not used by factprobe (docs/scaling.md, "Past one process", says why).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Calibration metrics on raw stated confidences (protocols §2), with numpy.
+"""Calibration metrics on raw stated confidences (docs/protocols.md §2), with numpy.
 
 Inputs are confidences on the stated 0–100 scale and booleans "the answer was CORRECT". Nothing is
 rescaled per run: a confidence c is read as the probability c / 100. Outputs are fractions (0–1).

@@ -1,4 +1,4 @@
-"""summary.json sections `per_hop` and `decomposition` (protocols §5, Video SimpleQA Table 4).
+"""summary.json sections `per_hop` and `decomposition` (docs/protocols.md §5, Video SimpleQA Table 4).
 
 `per_hop[strategy][hop_count]` scores the sub-QA probes (closed-book, or with the strategy's
 retrieval for a retrieval strategy) beside the strategy's final answer on the answerable multi-hop

@@ -1,4 +1,4 @@
-"""Retrieval for one question: which corpus, the search, rank fusion and the top k (protocols §3).
+"""Retrieval for one question: which corpus, the search, rank fusion and the top k (docs/protocols.md §3).
 
 Which corpus: a local retriever given a path (`bm25:PATH`) searches that corpus; otherwise a
 question that brings its own paragraphs (HotpotQA, MuSiQue) is searched in them, indexed in memory;

@@ -8,11 +8,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from benchmarks.bench_report import ReportCost
 from benchmarks.bench_scaling import Throughput, installed, measure_concurrency, measure_readers, print_and_save
 from benchmarks.synthetic_run import write_run
+
+pytestmark = pytest.mark.bench   # `make check` leaves the benchmarks' smoke tests to `make test`
 
 
 def test_every_installed_reader_reads_the_values_factprobe_reads(tmp_path: Path) -> None:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from benchmarks.bench_client import client_figures, target_figures
 from benchmarks.bench_report import measure_report, report_figures
 from benchmarks.client_harness import measure_clients
 from benchmarks.graph_floor import graph_seconds_per_question
+
+pytestmark = pytest.mark.bench   # `make check` leaves the benchmarks' smoke tests to `make test`
 
 
 def test_the_client_harness_measures_every_figure(tmp_path: Path) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from benchmarks.bench_workers import measure_workers, workers_figures, workers_table
+
+pytestmark = pytest.mark.bench   # `make check` leaves the benchmarks' smoke tests to `make test`
 
 
 def test_the_workers_benchmark_measures_both_settings(tmp_path: Path) -> None:

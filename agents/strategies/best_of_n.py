@@ -1,4 +1,4 @@
-"""best_of_n: N independent samples, then one is selected (protocols §4, Video SimpleQA suppl.).
+"""best_of_n: N independent samples, then one is selected (docs/protocols.md §4, Video SimpleQA suppl.).
 
 Every sample is drawn with its own `sample_index` at `--sample-temperature` (1.0 by default, the
 paper's setting) and recorded in `samples`, so accuracy at smaller N can be recomputed offline.

@@ -1,4 +1,4 @@
-"""rag: Video SimpleQA's retrieval-augmented generation (protocols §3).
+"""rag: Video SimpleQA's retrieval-augmented generation (docs/protocols.md §3).
 
 Extract the question's key entities, retrieve about them (`--retriever`, `--top-k`), answer as
 vanilla does with the passages in the prompt. It is exactly `vanilla+rag`; any strategy X runs with

@@ -1,4 +1,4 @@
-"""refusal: the vanilla prompt with the MM-SAP refusal option (protocols §6).
+"""refusal: the vanilla prompt with the MM-SAP refusal option (docs/protocols.md §6).
 
 "Give your best guess even if you are unsure" is replaced by an instruction to answer with the
 fixed phrase "Sorry, I can't help with it" when the model does not know; the rule grader grades

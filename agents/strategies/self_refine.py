@@ -1,4 +1,4 @@
-"""self_refine: answer, self-feedback, refined answer, for `--rounds K` rounds (protocols §4).
+"""self_refine: answer, self-feedback, refined answer, for `--rounds K` rounds (docs/protocols.md §4).
 
 Round 0 is the vanilla answer. Each round asks the model to check the current answer and end with
 a verdict line ("Verdict: KEEP" or "Verdict: REVISE"; a line that only says "The answer is

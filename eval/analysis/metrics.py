@@ -1,4 +1,4 @@
-"""SimpleQA metrics over graded rows (protocols §1).
+"""SimpleQA metrics over graded rows (docs/protocols.md §1).
 
 CO, IN and NA are fractions of the graded rows (CORRECT + INCORRECT + NOT_ATTEMPTED). UNGRADED and
 ERROR rows are counted apart and never folded into any grade. CGA = correct / attempted; the

@@ -134,6 +134,8 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
         return cmd_describe(args, console)
     for name, text in describe_loaders().items():
         console.print(f"{name:10} {text}", soft_wrap=True)
+    console.print("\nusage: --dataset sample, or --dataset LOADER:PATH with the file the loader reads "
+                  "(e.g. simpleqa:simple_qa_test_set.csv); docs/data.md says where to get each file", soft_wrap=True)
     return 0
 
 

@@ -75,6 +75,9 @@ def load_dataset(spec: str) -> Dataset:
     if found is not None and not path_text.strip():
         raise DatasetError(f"dataset {spec!r}: {loader_name} is a loader, which reads a file; give its file: "
                            f"{loader_name}:PATH")
+    if found is None and LOADERS.get(loader_name.lower()) is not None:
+        raise DatasetError(f"unknown dataset {spec!r}: loader names are lower case: "
+                           f"{loader_name.lower()}:{path_text.strip() or 'PATH'}")
     if found is None:
         hint = did_you_mean(loader_name, [*LOADERS.items(), "sample"]) if loader_name else ""
         raise DatasetError(f"unknown dataset {spec!r}{hint}: use `sample` or LOADER:PATH with LOADER one of "

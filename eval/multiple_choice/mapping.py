@@ -1,4 +1,4 @@
-"""A free answer to a multiple-choice question, mapped to an option letter and graded (protocols §7).
+"""A free answer to a multiple-choice question, mapped to an option letter and graded (docs/protocols.md §7).
 
 Rules first (`letter_by_rules`, kept in factprobe.agents.choices so the forced re-ask of refused
 questions reads a letter the same way), in this order; the first that decides wins:

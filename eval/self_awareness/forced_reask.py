@@ -1,4 +1,4 @@
-"""The forced re-ask of MM-SAP (protocols §6): refused answerable questions asked again without
+"""The forced re-ask of MM-SAP (docs/protocols.md §6): refused answerable questions asked again without
 the refusal option.
 
 For a `refusal` row (or `refusal+…`) that refused an answerable question, the question is asked

@@ -1,4 +1,4 @@
-"""summary['self_awareness']: the MM-SAP knowledge quadrant per strategy (protocols §6).
+"""summary['self_awareness']: the MM-SAP knowledge quadrant per strategy (docs/protocols.md §6).
 
 Over one strategy's rows (each (question, repeat) counts once; repeats are pooled, which equals the
 mean over repeats when every repeat asks the same questions):

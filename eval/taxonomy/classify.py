@@ -1,4 +1,4 @@
-"""Error taxonomy (protocols §7): a judge model sorts each INCORRECT answer by the kind of mistake;
+"""Error taxonomy (docs/protocols.md §7): a judge model sorts each INCORRECT answer by the kind of mistake;
 NOT_ATTEMPTED answers are refusals by their grade and are recorded as such without a call.
 
 The kinds come from a KindSet (factprobe.eval.taxonomy.kinds). The judge replies with one `Kind:`

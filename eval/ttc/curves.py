@@ -1,4 +1,4 @@
-"""Test-time-compute curves from recorded samples, without calling the model again (protocols §4).
+"""Test-time-compute curves from recorded samples, without calling the model again (docs/protocols.md §4).
 
 best_of_n rows carry every sample (graded during the run by eval.ttc.step) and the selection
 the run made; self_refine rows carry every round. A curve point is computed on the answerable rows

@@ -19,7 +19,7 @@ from factprobe.eval.core.schema import Question
 from tests.conftest import requires_local_model
 from tests.fakes import write_questions
 
-pytestmark = [requires_local_model, pytest.mark.model]
+pytestmark = [requires_local_model, pytest.mark.needs_llama]
 
 QUESTIONS = [
     Question(id="capital-france", question="What is the capital city of France?", answer="Paris",

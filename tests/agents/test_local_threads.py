@@ -74,6 +74,7 @@ def test_default_thread_count_leaves_half_the_cores_free() -> None:
     assert [default_threads(cores) for cores in (1, 2, 3, 4, 16)] == [1, 1, 1, 2, 8]
 
 
+@pytest.mark.needs_llama
 @requires_local_model
 def test_threads_option_reaches_the_backend_and_the_manifest(
         tmp_path: Path, contexts: list[SleepingContext]) -> None:
@@ -89,6 +90,7 @@ def test_threads_option_reaches_the_backend_and_the_manifest(
     assert len(contexts) == 1 and len(contexts[0].calls) == 2  # warm-up, then the one question
 
 
+@pytest.mark.needs_llama
 @requires_local_model
 def test_without_threads_the_default_rule_is_used_and_recorded() -> None:
     described = load_model("local").describe()
@@ -96,6 +98,7 @@ def test_without_threads_the_default_rule_is_used_and_recorded() -> None:
     assert described["threads_rule"].startswith("default")
 
 
+@pytest.mark.needs_llama
 @requires_local_model
 def test_latency_is_the_call_alone_not_warm_up_or_waiting(contexts: list[SleepingContext]) -> None:
     model = load_model("local")  # behind the response cache, which must pass warm_up through
@@ -137,6 +140,7 @@ def test_prefix_states_drop_the_least_recently_used_beyond_capacity() -> None:
     assert context.loaded == ["state after c"]  # a was dropped (least recently used) before it came back
 
 
+@pytest.mark.needs_llama
 @requires_local_model
 def test_a_kv_prefix_round_trip_gives_the_same_answer_and_keeps_no_logits() -> None:
     """On the embedded model: a context that saved one family's prefix, served another, and loaded

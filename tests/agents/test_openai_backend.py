@@ -98,6 +98,7 @@ def no_key(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- the real local server ---------------------------------------------------------------
 
 
+@pytest.mark.needs_llama
 def test_real_server_returns_text_tokens_and_latency(server_url: str, no_key: None) -> None:
     model = OpenAIModel("smollm2", base_url=server_url + "/v1")
     completion = asyncio.run(model.generate(QUESTION, GenerationParams(max_tokens=16)))
@@ -109,6 +110,7 @@ def test_real_server_returns_text_tokens_and_latency(server_url: str, no_key: No
     assert completion.logprobs is None and not completion.cached
 
 
+@pytest.mark.needs_llama
 def test_real_server_logprobs(server_url: str, no_key: None) -> None:
     """llama_cpp.server (logits_all is on by default in its settings) returns OpenAI-shaped
     `choice.logprobs.content`, but only when `top_logprobs` is sent too: `logprobs: true` alone
@@ -141,6 +143,7 @@ def test_real_server_logprobs(server_url: str, no_key: None) -> None:
     assert choice.logprobs is None and _token_logprobs(choice) is None
 
 
+@pytest.mark.needs_llama
 def test_cache_serves_repeat_but_not_another_sample(server_url: str, no_key: None,
                                                     tmp_path: Path) -> None:
     model = CachedModel(OpenAIModel("smollm2", base_url=server_url + "/v1"),

@@ -128,7 +128,7 @@ def test_an_open_question_fails_its_row_and_a_backend_without_logprobs_is_refuse
 
 
 @requires_local_model
-@pytest.mark.model
+@pytest.mark.needs_llama
 def test_the_embedded_model_scores_every_option() -> None:
     """SmolLM2 gives top-20 logprobs through llama-cpp: every letter of four options is scored."""
     from factprobe.agents.models.local import LocalModel

@@ -245,7 +245,7 @@ USER_SCRIPT = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.model
+@pytest.mark.needs_llama
 def test_a_user_script_runs_its_own_strategies_on_the_embedded_model(tmp_path) -> None:
     """Done-when of the library issue: a script outside the package, on the embedded model."""
     import subprocess

@@ -1,6 +1,6 @@
 """The public face: a plugin that uses only names `factprobe` exports (a strategy, a summary section,
 a table, a post step, a confidence method and a loader) runs through `factprobe run --plugin` and
-`factprobe.run(plugins=...)` on a scripted model, and the README's own plugin files run as written."""
+`factprobe.run(plugins=...)` on a scripted model, and the plugin files the documentation shows run as written."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from factprobe.eval.run.steps import POST_STEPS
 from tests.fakes import ScriptedModel, last_user
 
 REGISTRIES = (STRATEGIES, SECTIONS, STRATEGY_METRICS, TABLES, PLOTS, POST_STEPS, METHODS, LOADERS)
-README = Path(__file__).parents[3] / "README.md"
+ROOT = Path(__file__).parents[3]
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SCORES_TITLE = "Strategies vs vanilla"
 
 PLUGIN = textwrap.dedent('''
@@ -168,13 +169,14 @@ def test_the_public_face_exports_what_a_plugin_needs_and_each_name_resolves() ->
 
 
 def readme_plugins() -> dict[str, str]:
-    """The README's Python blocks that are plugin files: those whose first line names the file."""
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), flags=re.S)
+    """The documentation's Python blocks that are plugin files: those whose first line names the file."""
+    blocks = [block for document in DOCUMENTS
+              for block in re.findall(r"```python\n(.*?)```", document.read_text(encoding="utf-8"), flags=re.S)]
     return {match.group(1): block for block in blocks if (match := re.match(r"# (\w+\.py)\b", block))}
 
 
 def test_the_readme_plugin_files_run_as_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The README's files, unchanged, through `--plugin` on its own example format (a TSV)."""
+    """The documentation's files, unchanged, through `--plugin` on its own example format (a TSV)."""
     files = readme_plugins()
     assert set(files) == {"terse.py", "my_extensions.py"}
     for name, text in files.items():

@@ -151,6 +151,20 @@ def test_a_loader_named_without_its_file_is_told_to_give_it(tmp_path, capsys) ->
     assert "give its file: musique:PATH" in capsys.readouterr().err
     assert cli.main(["run", "--dataset", "simpleq", "--out", str(tmp_path / "r")]) == 2
     assert "unknown dataset 'simpleq' (did you mean 'simpleqa'?)" in capsys.readouterr().err
+    assert cli.main(["run", "--dataset", "SimpleQA", "--out", str(tmp_path / "r")]) == 2
+    assert "'SimpleQA': loader names are lower case: simpleqa:PATH" in capsys.readouterr().err
+    assert cli.main(["datasets", "describe", "MuSiQue:data.jsonl"]) == 2
+    assert "loader names are lower case: musique:data.jsonl" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_dataset_listing_says_how_to_name_a_file(capsys) -> None:
+    assert cli.main(["datasets"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("sample ") and any(line.startswith("simpleqa ") for line in lines)
+    usage = " ".join(lines[lines.index("") + 1:])
+    assert "--dataset LOADER:PATH" in usage and "simpleqa:simple_qa_test_set.csv" in usage
+    assert "docs/data.md" in usage and (ROOT / "docs" / "data.md").is_file()
 
 
 def test_a_temperature_beyond_what_model_apis_accept_is_refused(tmp_path, capsys) -> None:

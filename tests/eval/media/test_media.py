@@ -335,6 +335,7 @@ def test_the_frames_setting_without_media_exits_2_before_any_question(
     assert not [request for request in fake_server.requests if "messages" in request]
 
 
+@pytest.mark.needs_llama
 @requires_local_model
 def test_the_local_text_model_refuses_media_before_any_question(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -354,7 +355,7 @@ def test_the_local_text_model_refuses_media_before_any_question(
 
 
 @requires_local_model
-@pytest.mark.model
+@pytest.mark.needs_llama
 def test_the_local_model_runs_the_text_only_setting_end_to_end(tmp_path: Path) -> None:
     media = tmp_path / "media" / "stills"
     media.mkdir(parents=True)

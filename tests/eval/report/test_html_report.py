@@ -183,6 +183,7 @@ def latest(run_dir: Path) -> list[Any]:
     return latest_rows(RunDir(run_dir).read_results())
 
 
+@pytest.mark.needs_browser
 def test_the_comparison_table_shows_the_values_of_summary_json(report, run_dir):
     summary = json.loads((run_dir / "summary.json").read_text())
     headers, rows = html_table(report, "Strategies vs")
@@ -202,6 +203,7 @@ def test_the_comparison_table_shows_the_values_of_summary_json(report, run_dir):
     assert by_strategy["rag"][next(h for h in headers if h.startswith("ΔF"))].startswith(f"{100 * delta:+.1f}")
 
 
+@pytest.mark.needs_browser
 def test_every_table_and_every_plot_is_on_the_page(report, run_dir):
     titles = report.locator("h3.table-title").all_inner_texts()
     for start in ("Strategies vs", "Per category", "Self-awareness", "Calibration", "Per-hop"):
@@ -221,6 +223,7 @@ def test_every_table_and_every_plot_is_on_the_page(report, run_dir):
     assert f"jsonl:{run_dir.parent / 'questions.jsonl'}" in report.locator("#config").inner_text()
 
 
+@pytest.mark.needs_browser
 def test_clicking_a_header_sorts_the_table(report):
     block = report.locator(".table-block", has=report.locator("h3", has_text="Per category")).first
     block.locator("thead th", has_text="category").click()
@@ -230,6 +233,7 @@ def test_clicking_a_header_sorts_the_table(report):
     assert block.locator("tbody tr td:nth-child(2)").all_inner_texts() == sorted(categories, reverse=True)
 
 
+@pytest.mark.needs_browser
 def test_expanding_a_row_shows_its_answer_grade_and_trace(report, run_dir):
     row = next(r for r in latest(run_dir) if r.question_id == "rome" and r.strategy == "rag")
     report.select_option("#filter-strategy", "rag")
@@ -248,6 +252,7 @@ def test_expanding_a_row_shows_its_answer_grade_and_trace(report, run_dir):
     assert report.locator("#browser-rows tr.detail").count() == 0
 
 
+@pytest.mark.needs_browser
 def test_a_multi_hop_row_shows_its_per_hop_probes(report, run_dir):
     row = next(r for r in latest(run_dir) if r.question_id == "lake" and r.strategy == "vanilla")
     report.select_option("#filter-hops", "2")
@@ -259,6 +264,7 @@ def test_a_multi_hop_row_shows_its_per_hop_probes(report, run_dir):
     assert "Which lake feeds the Rhone?" in probes.inner_text()
 
 
+@pytest.mark.needs_browser
 def test_filters_change_the_visible_rows(report, run_dir):
     rows = latest(run_dir)
     assert len(all_visible_rows(report)) == len(rows)
@@ -282,6 +288,7 @@ def test_filters_change_the_visible_rows(report, run_dir):
     assert all_visible_rows(report) == lost
 
 
+@pytest.mark.needs_browser
 def test_search_shows_only_matching_questions(report):
     report.fill("#search", "lottery")
     wait_for_count(report, "of 2 \\(")
@@ -291,6 +298,7 @@ def test_search_shows_only_matching_questions(report):
     assert visible_rows(report) == []
 
 
+@pytest.mark.needs_browser
 def test_an_answer_holding_a_script_end_tag_is_shown_as_text(report, run_dir):
     assert SCRIPT_ANSWER in (run_dir / "results.jsonl").read_text()
     assert SCRIPT_ANSWER not in (run_dir / "report.html").read_text()
@@ -301,6 +309,7 @@ def test_an_answer_holding_a_script_end_tag_is_shown_as_text(report, run_dir):
     assert report.locator("#browser-rows b").count() == 0
 
 
+@pytest.mark.needs_browser
 def test_compare_html_shows_both_runs_and_the_questions_whose_grade_differs(browser, run_dir, tmp_path):
     def stubborn(messages, params):  # always the closed-book answer: rag never gains or loses
         return scripted_answers([{"role": "user", "content": last_user(messages).replace(
@@ -326,6 +335,7 @@ def test_compare_html_shows_both_runs_and_the_questions_whose_grade_differs(brow
     offline.context.close()
 
 
+@pytest.mark.needs_browser
 def test_ten_thousand_rows_load_quickly_with_few_dom_rows(browser, run_dir, tmp_path):
     big = tmp_path / "big"
     big.mkdir()
@@ -379,6 +389,7 @@ def sweep_row(cell: str, strategy: str, samples: int, f_score: float, run_dir: P
             "tokens_ratio": None, "ece": 0.1, "run_dir": str(run_dir), "baseline": "vanilla", "exit_status": 0}
 
 
+@pytest.mark.needs_browser
 def test_sweep_html_sorts_its_table_and_links_every_cell(browser, tmp_path):
     from factprobe.eval.report.html.sweep_page import write_sweep_html
     from factprobe.eval.run.sweep import print_table

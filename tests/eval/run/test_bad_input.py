@@ -16,7 +16,7 @@ import pytest
 
 from factprobe.eval.cli.main import main
 from factprobe.eval.core.text_files import MAX_LINE_BYTES
-from tests.conftest import local_model_available
+from tests.conftest import local_model_available, requires_local_model
 from tests.eval.run.bad_input_cases import generated_cases
 from tests.fakes import SERVED_MODEL, FaultServer, refused
 
@@ -192,13 +192,20 @@ def test_the_table_is_large_enough() -> None:
     assert len(CASES) >= 250 and len({name for name, _, _ in CASES}) == len(CASES)
 
 
-@pytest.mark.parametrize("name,argv,expected", CASES, ids=[case[0] for case in CASES])
+# a GGUF path is checked by the local backend, which needs llama-cpp-python installed
+NEEDS_LLAMA = {"missing gguf"}
+
+
+@pytest.mark.parametrize("name,argv,expected", [
+    pytest.param(*case, id=case[0], marks=[pytest.mark.needs_llama, requires_local_model] if case[0] in NEEDS_LLAMA else [])
+    for case in CASES])
 def test_bad_input_exits_2_naming_the_problem(name: str, argv: Callable[[Place], list[str]], expected: list[str],
                                               tmp_path: Path, server_url: str, capsys) -> None:
     refused(capsys, argv(Place(tmp_path, server_url)), *expected)
     assert not (tmp_path / "run" / "results.jsonl").exists()        # stopped before any question
 
 
+@pytest.mark.needs_llama
 @pytest.mark.skipif(not local_model_available(), reason="needs llama-cpp-python")
 def test_a_file_that_is_not_gguf_stops_the_run(tmp_path: Path, capsys) -> None:
     fake = tmp_path / "model.gguf"

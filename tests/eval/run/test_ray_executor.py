@@ -22,6 +22,8 @@ import factprobe.eval.cli.main as cli
 from benchmarks.chat_server import SERVED_MODEL, ChatServer
 from tests.eval.run.test_shards import rows_by_key, without_timings
 
+pytestmark = pytest.mark.needs_ray
+
 pytest.importorskip("ray", reason="--executor ray needs the ray extra: pip install 'factprobe[ray]'")
 
 QUESTIONS = 200

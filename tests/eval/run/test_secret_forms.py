@@ -116,6 +116,7 @@ def test_no_form_of_a_secret_reaches_a_run_s_outputs(split: list[str], server: F
     check_run(tmp_path, isolated_cache, printed.out + printed.err)
 
 
+@pytest.mark.needs_ray
 @needs_ray
 def test_no_form_of_a_secret_reaches_ray_tasks_outputs_or_ray_s_logs(server: FaultServer, tmp_path: Path,
                                                                      isolated_cache: Path,

@@ -61,6 +61,7 @@ def html_tables(folder: Path) -> tuple[list[list[str]], list[str], int]:
             page.count("<svg"))
 
 
+@pytest.mark.needs_ray
 @needs_ray
 def test_sweep_cells_as_ray_tasks_write_the_in_process_sweep_and_resume(tmp_path: Path,
                                                                         monkeypatch: pytest.MonkeyPatch,
