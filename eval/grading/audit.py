@@ -1,4 +1,4 @@
-"""Grader audit: grade labelled cases and measure agreement with the labels (protocols §1).
+"""Grader audit: grade labelled cases and measure agreement with the labels (docs/protocols.md §1).
 
 A cases file is JSONL, one object a line: `question`, `gold` (a string, a list of accepted
 answers, or null for an unanswerable question), `answer`, `label` (CORRECT, INCORRECT or

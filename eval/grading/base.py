@@ -10,7 +10,7 @@ from factprobe.eval.core.schema import Grade, Question
 
 
 class HedgingPolicy(str, Enum):
-    """How a hedged answer that contains the gold answer is graded (protocols §1).
+    """How a hedged answer that contains the gold answer is graded (docs/protocols.md §1).
 
     `accept`: correct, as SimpleQA grades it. `penalize`: incorrect, as Video SimpleQA and
     WorldVQA grade equivocal answers.

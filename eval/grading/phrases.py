@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-# The MM-SAP refusal option, as the protocol fixes it (protocols §6).
+# The MM-SAP refusal option, as the protocol fixes it (docs/protocols.md §6).
 REFUSAL_PHRASE = "Sorry, I can't help with it"
 
 _NOT = (r"(?:do\s*n[o']?t|don'?t|cannot|can'?t|could\s*n[o']?t|couldn'?t|am\s+not\s+able\s+to"

@@ -1,4 +1,4 @@
-"""The rule grader: a precise first stage that decides only what it is sure of (protocols §1).
+"""The rule grader: a precise first stage that decides only what it is sure of (docs/protocols.md §1).
 
 `reading` takes the reply to the one claim it commits to, a refusal, or the reason it cannot; the
 claim is compared with each accepted answer under the match kinds of `match_values`, `dates` and
@@ -237,7 +237,11 @@ def _names_finding(findings: list[Finding]) -> Finding:
 # A refusal's one explicit guess ("but I believe it was X", "I'd guess X", "possibly X?").
 _GUESSES = re.compile(r"^(?:but\s+)?(?:i\s+(?:believe|think|guess|suspect)|i'?d\s+(?:guess|say)|my\s+(?:best\s+)?guess"
                       r"\s+(?:is|would\s+be)|possibly|perhaps|maybe|probably)\b[\s:,]*(?:(?:that\s+)?(?:it|he|she|they)"
-                      r"(?:'s|\s+(?:is|was|were|are|would\s+be))\s+)?(?P<guess>[^,;]+)$", re.IGNORECASE)
+                      r"(?:'s|\s+(?:is|was|were|are|would\s+be))\s+)?(?!near\b|around\b|close\s+to\b|somewhere\b)(?P<guess>[^,;]+)$",
+                      re.IGNORECASE)
+_HEDGED_GUESS = re.compile(r"^(?:but\s+)?(?:(?:it|he|she|they)(?:'s|\s+(?:is|was|were|are|would\s+be))\s+)?"
+                           r"(?!near\b|around\b|close\s+to\b|somewhere\b)(?P<guess>[^,;]+)$",
+                           re.IGNORECASE)  # what stays of "but I believe it was X" once the hedge is read
 _GUESS_WORDS = 6  # words up to which what a refusal says beside declining is one guess, not a paragraph
 _GRADES = {Found.MATCH: Grade.CORRECT, Found.CONFLICT: Grade.INCORRECT, Found.VAGUE: Grade.NOT_ATTEMPTED,
            Found.UNSURE: Grade.UNGRADED}
@@ -292,7 +296,7 @@ class RuleGrader:
         if isinstance(reading, Refusal):
             if declines_only(reading, golds, question.question):
                 return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest holds no guess")
-            guessed = _GUESSES.search(reading.context)
+            guessed = _GUESSES.search(reading.context) or (reading.hedged and _HEDGED_GUESS.search(reading.context))
             if golds and guessed and len(guessed["guess"].split()) <= _GUESS_WORDS:
                 one = compare_claim(guessed["guess"].strip(" .?!"), golds, question.question)
                 if one.found in (Found.MATCH, Found.CONFLICT):  # "I'm unsure, but I'd guess X": graded by X

@@ -45,3 +45,9 @@ def test_a_long_reply_missing_a_part_is_the_judges() -> None:
 
 def test_a_refusal_is_not_attempted() -> None:
     assert grade(LIST, "I don't know.") is Grade.NOT_ATTEMPTED
+
+
+def test_a_gold_written_with_semicolons_is_read_as_its_parts() -> None:
+    question = Question(id="s", question="Which three rivers feed the made-up Lake Varnis?", answer="Oska; Belmar; Trine")
+    assert grade(question, "Belmar, Trine and Oska") is Grade.CORRECT
+    assert grade(question, "Belmar and Trine") is Grade.INCORRECT

@@ -343,3 +343,8 @@ def test_another_city_where_a_city_is_asked_is_wrong() -> None:
 def test_a_former_country_where_a_city_is_asked() -> None:
     assert rule_grade("In which city was the accord signed?", "Gitega", "Zaire") is Grade.UNGRADED
     assert rule_grade("In which city was the accord signed?", "Gitega", "Kigali") is Grade.INCORRECT
+
+
+def test_a_place_that_differs_only_by_its_direction_is_another_place() -> None:
+    assert rule_grade("In which made-up province is Harrow Fell?", "South Varnia", "North Varnia") is Grade.INCORRECT
+    assert rule_grade("In which made-up province is Harrow Fell?", "South Varnia", "South Varnia") is Grade.CORRECT

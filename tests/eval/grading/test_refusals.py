@@ -116,8 +116,8 @@ def test_a_refusal_beside_what_the_speaker_knows_or_beside_candidates(question: 
     (YEAR, "It was built by the Tarrow company after a flood, but I can't recall the year.", Grade.NOT_ATTEMPTED),
     (LENGTH, "It is played in three periods, but I'm not sure how long each one is.", Grade.NOT_ATTEMPTED),
     # a candidate beside the refusal keeps it for the judge
-    (PAINTER, "It might be by Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),   # hedged
-    (PAINTER, "It's Tomas Vey's, I think; I don't remember the painter for sure.", Grade.UNGRADED),
+    (PAINTER, "It might be by Tomas Vey, but I can't recall the painter.", Grade.INCORRECT),   # hedged
+    (PAINTER, "It's Tomas Vey's, I think; I don't remember the painter for sure.", Grade.INCORRECT),
     (PAINTER, "Anna Merrow exhibited it first, but I can't recall the painter.", Grade.UNGRADED),  # the gold
     (PAINTER, "The usual answer is Tomas Vey, but I can't recall the painter.", Grade.UNGRADED),  # a name stated
     (PAINTER, "I can't recall who painted it. Tomas Vey.", Grade.UNGRADED),                     # a bare name
@@ -156,7 +156,7 @@ def test_refusals_and_unanswerable_questions_are_decided_by_their_own_kind(
     ("In what year did the mill close?", "1874", "Late in the 1870s, I'd say, but I can't be sure.",
      Grade.UNGRADED),                                                         # "late" read nowhere: a guess
     ("In what year did the mill close?", "1874", "It was 1874, I think, though I can't be certain of it.",
-     Grade.UNGRADED),                                                         # the gold beside a refusal
+     Grade.CORRECT),                                                          # one hedged guess: graded by it
     ("How many looms did the mill run?", "212", "Roughly 200, though I couldn't give the precise count.",
      Grade.NOT_ATTEMPTED),
     ("Who owned the mill?", "Edith Varga", "Ownership of the mill changed hands many times, so I can't say for sure.",
@@ -181,9 +181,9 @@ def test_a_period_a_rough_figure_or_a_guess_beside_a_refusal(question: str, gold
     ("Who built the first telescope?", "Hans Lipperhey", "It's a Dutch invention, but I can't name the maker.",
      Grade.NOT_ATTEMPTED),                         # declines the asked thing; the rest offers no candidate
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's the Galileo design, I think.",
-     Grade.UNGRADED),
+     Grade.INCORRECT),
     ("Who built the first telescope?", "Hans Lipperhey", "I can't be certain. It's Galileo, I think.",
-     Grade.UNGRADED),
+     Grade.INCORRECT),
     ("Who built the first telescope?", "Hans Lipperhey", "I'm not sure, but it was the Dutch maker named Lipperhey.",
      Grade.CORRECT),
     ("How far is Mars from the Sun on average?", "228 million km",
@@ -205,7 +205,7 @@ def test_a_description_a_guess_or_a_bound_beside_a_refusal(question: str, gold: 
      Grade.NOT_ATTEMPTED),
     ("Who was the first Roman emperor?", "Augustus", "One of the Julio-Claudian rulers, but I can't name him.",
      Grade.UNGRADED),
-    ("Who discovered penicillin?", "Alexander Fleming", "No name comes to mind, maybe Pasteur", Grade.UNGRADED),
+    ("Who discovered penicillin?", "Alexander Fleming", "No name comes to mind, maybe Pasteur", Grade.INCORRECT),
 ])
 def test_refusals_in_other_words_and_a_description_beside_one(question: str, gold: str, answer: str,
                                                                grade: Grade) -> None:
@@ -262,3 +262,10 @@ def test_an_event_that_names_or_is_the_answer_is_compared(question: str, gold: s
 ])
 def test_only_a_passive_event_of_the_asked_thing_answers_nothing(answer: str, grade: Grade) -> None:
     assert rule_outcome("Under which pen name did the author publish?", "Ivo Marten", answer).grade is grade
+
+
+@pytest.mark.parametrize("guess, grade", [("Petra Lindqvist", Grade.CORRECT), ("Jon Halle", Grade.INCORRECT)])
+def test_a_refusal_with_one_explicit_guess_is_graded_by_the_guess(guess: str, grade: Grade) -> None:
+    question, gold = "Who first charted the made-up Orvane Shoals?", "Petra Lindqvist"
+    assert rule_grade(question, gold, f"I'm not sure, but I'd guess {guess}.") is grade
+    assert rule_grade(question, gold, f"I can't confirm that, but I believe it was {guess}.") is grade
