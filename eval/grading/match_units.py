@@ -41,9 +41,9 @@ def _unit(text: str) -> Any:
     text = re.sub(r"([A-Za-z])([23])\b", r"\1**\2", re.sub("[²³]", lambda m: _POWERS[m[0]], text))
     try:
         unit = unit_registry().parse_units(text)
-    except Exception:  # pint raises several kinds for text that is no unit
+        offset = not unit_registry().Quantity(1, unit)._ok_for_muldiv()  # a temperature scale: the table's
+    except Exception:  # pint raises several kinds for text that is no unit (or a logarithmic one: "decade")
         return None
-    offset = not unit_registry().Quantity(1, unit)._ok_for_muldiv()  # a temperature scale: the table's
     return None if not unit.dimensionality or offset else unit
 
 

@@ -528,3 +528,12 @@ def test_a_unit_with_brackets(answer: str, grade: Grade) -> None:
 ])
 def test_a_unit_asked_after_a_capitalised_word(answer: str, grade: Grade) -> None:
     assert rule_grade("How many Martian days does the rover's loop take?", "88", answer) is grade
+
+
+def test_a_unit_pint_cannot_multiply_is_left_to_the_other_kinds() -> None:
+    """A logarithmic unit ("decade") parses but cannot be compared: no crash, the other kinds decide or abstain."""
+    from factprobe.eval.grading.match_units import compare_units
+
+    assert compare_units("about 3 decade", "2 decade") is None
+    assert rule_grade("How long did the made-up Orvane survey run?", "2 decades", "It ran for 3 decade.") \
+        is not Grade.CORRECT
