@@ -128,6 +128,11 @@ class NginxServer:
         with (self.folder / "access.log").open("rb") as log:
             return sum(b"/chat/completions" in line for line in log)
 
+    def stats(self) -> dict:
+        """What benchmarks.client_harness.run_process reads of a server: the request count (nginx
+        keeps no time of the first request)."""
+        return {"requests": self.requests(), "first_at": None}
+
     def cpu_s(self) -> float | None:
         """nginx's CPU seconds so far, master and worker (Linux /proc; None elsewhere)."""
         if self.process is None:

@@ -50,3 +50,16 @@ def test_nginx_answers_a_chat_completion_and_counts_it() -> None:
         assert server.requests() == 1
         server.reset()
         assert server.requests() == 0
+
+
+def test_the_phase_split_cuts_a_run_at_its_first_request_and_its_last_row(tmp_path: Path) -> None:
+    from benchmarks.bench_phases import measure_phases, phases_table
+
+    splits = measure_phases(tmp_path, questions=20, rounds=1, delay_s=0.0)
+    first, last_row, end = splits[0].wall
+    assert 0 < first <= last_row <= end
+    assert all(part >= 0 for part in splits[0].cpus()) and splits[0].cpu[2] > 0
+    console = Console(record=True, width=200)
+    console.print(phases_table(splits, 20))
+    text = console.export_text()
+    assert "start-up" in text and "whole process" in text
