@@ -16,6 +16,7 @@ import statistics
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable
 
 from rich.console import Console
 from rich.table import Table
@@ -49,6 +50,12 @@ class WorkersCost:
         return statistics.median(served) if served else None
 
     @property
+    def idle_cores(self) -> float | None:
+        """The machine's idle cores over the runs (median), whoever else used them."""
+        idle = [run.idle_cores for run in self.runs if run.idle_cores is not None]
+        return statistics.median(idle) if idle else None
+
+    @property
     def server_share(self) -> float | None:
         """The server's share of the machine's cores over the run (its CPU / (wall × cores))."""
         served = self.server_cpu_s
@@ -56,17 +63,19 @@ class WorkersCost:
 
 
 def measure_option(folder: Path, option: str, levels: tuple[int, ...], questions: int = QUESTIONS,
-                   rounds: int = ROUNDS, delay_s: float = 0.02) -> dict[int, list[ProcessCost]]:
-    """`factprobe run OPTION LEVEL` for each level, `rounds` times, interleaved, each run on an
-    empty cache against one stand-in server; the runs of each level."""
+                   rounds: int = ROUNDS, delay_s: float = 0.02, serve: Callable[[], Any] | None = None,
+                   extra: tuple[str, ...] = ()) -> dict[int, list[ProcessCost]]:
+    """`factprobe run OPTION LEVEL` (and `extra`) for each level, `rounds` times, interleaved, each
+    run on an empty cache against one server (`serve`: its factory; by default the Python stand-in
+    answering after `delay_s`); the runs of each level."""
     dataset = write_dataset(folder, questions)
     runs: dict[int, list[ProcessCost]] = {level: [] for level in levels}
-    with ChatServer(delay_s) as server:
+    with (serve or (lambda: ChatServer(delay_s)))() as server:
         for round_number in range(rounds):
             for level in levels:
                 name = f"{option.lstrip('-')[0]}{level}-r{round_number}"
                 env = {**os.environ, "FACTPROBE_CACHE": str(folder / f"cache-{name}"), "COLUMNS": "160"}
-                command = factprobe_command(server, dataset, folder / name) + [option, str(level)]
+                command = [*factprobe_command(server, dataset, folder / name), option, str(level), *extra]
                 run = run_process(command, server, env, folder / f"{name}.log")
                 if run.requests != questions:
                     raise RuntimeError(f"{option} {level} made {run.requests} requests for {questions} questions")
@@ -75,23 +84,25 @@ def measure_option(folder: Path, option: str, levels: tuple[int, ...], questions
 
 
 def measure_workers(folder: Path, questions: int = QUESTIONS, workers: tuple[int, ...] = WORKERS,
-                    rounds: int = ROUNDS, delay_s: float = 0.02) -> list[WorkersCost]:
+                    rounds: int = ROUNDS, delay_s: float = 0.02, serve: Callable[[], Any] | None = None,
+                    extra: tuple[str, ...] = ()) -> list[WorkersCost]:
     """Each worker count run `rounds` times, interleaved, each run on an empty cache."""
-    runs = measure_option(folder, "--workers", workers, questions, rounds, delay_s)
+    runs = measure_option(folder, "--workers", workers, questions, rounds, delay_s, serve, extra)
     return [WorkersCost(count, done) for count, done in runs.items()]
 
 
-def workers_table(costs: list[WorkersCost], questions: int) -> Table:
+def workers_table(costs: list[WorkersCost], questions: int, server: str = "20 ms stand-in") -> Table:
     base = costs[0]
-    table = Table(title=f"throughput against --workers ({questions} questions, {os.cpu_count()} cores)")
+    table = Table(title=f"throughput against --workers ({questions:,} questions, {server}, {os.cpu_count()} cores)")
     for column in ("workers", "wall s", "questions/s", "wall / 1 worker", "throughput / 1 worker", "CPU s",
-                   "server CPU s", "server share of cores"):
+                   "server CPU s", "server share of cores", "idle cores (machine)"):
         table.add_column(column, justify="right")
     for cost in costs:
-        served, share = cost.server_cpu_s, cost.server_share
+        served, share, idle = cost.server_cpu_s, cost.server_share, cost.idle_cores
         table.add_row(str(cost.workers), f"{cost.wall_s:.2f}", f"{questions / cost.wall_s:.0f}",
                       f"{cost.wall_s / base.wall_s:.2f}x", f"{base.wall_s / cost.wall_s:.2f}x", f"{cost.cpu_s:.1f}",
-                      "–" if served is None else f"{served:.2f}", "–" if share is None else f"{100 * share:.1f}%")
+                      "–" if served is None else f"{served:.2f}", "–" if share is None else f"{100 * share:.1f}%",
+                      "–" if idle is None else f"{idle:.2f}")
     return table
 
 

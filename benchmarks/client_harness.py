@@ -36,6 +36,17 @@ class ProcessCost:
     status: int
     cpu_to_first_request_s: float | None = None   # the process's CPU seconds by then (Linux /proc)
     server_cpu_s: float | None = None   # the stand-in server's CPU seconds while it ran (Linux /proc)
+    idle_cores: float | None = None     # the machine's idle cores over the run, on average (Linux /proc/stat)
+
+
+def idle_seconds() -> float | None:
+    """The machine's idle CPU seconds since boot, every core summed (Linux /proc/stat; None elsewhere)."""
+    try:
+        fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    return (int(fields[4]) + int(fields[5])) / ticks   # idle and iowait
 
 
 class CpuSampler:
@@ -142,7 +153,7 @@ def write_conversations(dataset: Path, folder: Path) -> Path:
 def run_process(command: list[str], server: ChatServer, env: dict[str, str], log: Path) -> ProcessCost:
     """Run `command` to its end; its own wall time, CPU time and time to the server's first request."""
     server.reset()
-    server_before = server.cpu_s()
+    server_before, idle_before = server.cpu_s(), idle_seconds()
     with log.open("w", encoding="utf-8") as errors:
         started = time.time()
         process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
@@ -150,7 +161,7 @@ def run_process(command: list[str], server: ChatServer, env: dict[str, str], log
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.time() - started
         sampler.stop()
-    server_after = server.cpu_s()
+    server_after, idle_after = server.cpu_s(), idle_seconds()
     process.returncode = os.waitstatus_to_exitcode(status)
     stats = server.stats()
     first = None if stats["first_at"] is None else stats["first_at"] - started
@@ -158,8 +169,9 @@ def run_process(command: list[str], server: ChatServer, env: dict[str, str], log
         raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {log.read_text()[-2000:]}")
     first_cpu = None if stats["first_at"] is None else sampler.cpu_at(stats["first_at"])
     served = None if server_before is None or server_after is None else server_after - server_before
+    idle = None if idle_before is None or idle_after is None else (idle_after - idle_before) / wall
     return ProcessCost(wall, usage.ru_utime + usage.ru_stime, first, stats["requests"], process.returncode, first_cpu,
-                       served)
+                       served, idle)
 
 
 def factprobe_command(server: ChatServer, dataset: Path, out: Path, resume: bool = False) -> list[str]:

@@ -83,7 +83,7 @@ def test_a_chat_server_is_refused_before_the_run(tmp_path, capsys) -> None:
 
 
 @requires_local_model
-@pytest.mark.model
+@pytest.mark.needs_llama
 def test_the_embedded_model_scores_each_reply_as_a_full_evaluation_does() -> None:
     from factprobe.agents.models.continuations import chat_prompt, log_softmax_at
     from factprobe.agents.models.local import LocalModel
