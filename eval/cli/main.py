@@ -75,16 +75,10 @@ def disk_full_line(exc: BaseException, args: argparse.Namespace) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
-    from factprobe.eval.run.configs import ConfigError, new_config, resumed_config
+    from factprobe.eval.run.configs import start_config
     from factprobe.eval.run.launch import launch_run
 
-    explicit = explicit_options(args)
-    if args.resume:
-        if "out" not in explicit:
-            raise ConfigError("--resume needs --out DIR: the run directory to continue")
-        config = resumed_config(explicit.pop("out"), explicit)
-    else:
-        config = new_config(explicit)
+    config = start_config(explicit_options(args), args.resume)
     return launch_run(config, resume=args.resume, console=console).status
 
 

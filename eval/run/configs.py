@@ -102,6 +102,17 @@ def resumed_config(out: Path, explicit: dict[str, Any]) -> RunConfig:
     return wanted
 
 
+def start_config(explicit: dict[str, Any], resume: bool) -> RunConfig:
+    """The config a run starts from, as every caller builds it (the CLI, the Python API, a sweep's
+    cells, a shard resumed): with `resume` the manifest's of the run in `explicit["out"]` with the
+    options that may change replaced (`resumed_config`), else a new run's (`new_config`)."""
+    if not resume:
+        return new_config(explicit)
+    if explicit.get("out") is None:
+        raise ConfigError("--resume needs --out DIR: the run directory to continue")
+    return resumed_config(Path(explicit["out"]), {key: value for key, value in explicit.items() if key != "out"})
+
+
 def check_unchanged(run_dir: RunDir, manifest: dict[str, Any], dataset: Dataset, config: RunConfig) -> None:
     """Before a resume: ConfigError when the dataset's questions changed since the run in `run_dir`
     started, InputChanged when one of its input files did (factprobe.eval.run.inputs)."""
