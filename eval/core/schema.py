@@ -10,9 +10,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     StrictBool,
-    model_serializer,
     model_validator,
 )
 
@@ -276,12 +274,23 @@ class Result(ResultCore):
             self.grades = {**(self.grades or {}), self.grader: self.grade}
         return self
 
-    @model_serializer(mode="wrap")
-    def _as_written(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def model_dump(self, **options: Any) -> dict[str, Any]:
         """The row without the added fields it never set (as it was written, or read)."""
-        data = handler(self)
+        return super().model_dump(**self._as_written(options))
+
+    def model_dump_json(self, **options: Any) -> str:
+        """The row's JSON without the added fields it never set (as it was written, or read)."""
+        return super().model_dump_json(**self._as_written(options))
+
+    def _as_written(self, options: dict[str, Any]) -> dict[str, Any]:
+        """`options` that also exclude the added fields the row never set."""
         unset = ADDED_FIELDS.difference(self.model_fields_set)
-        return {key: value for key, value in data.items() if key not in unset} if unset else data
+        if not unset:
+            return options
+        exclude = options.get("exclude")
+        if isinstance(exclude, dict):
+            return {**options, "exclude": {**dict.fromkeys(unset, True), **exclude}}
+        return {**options, "exclude": unset.union(exclude or ())}
 
     @property
     def key(self) -> tuple[str, str, int]:
