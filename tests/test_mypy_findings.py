@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from factprobe.eval.config.options import OptionError
-from factprobe.eval.run.pipeline import new_config, run_folder
+from factprobe.eval.run.configs import new_config, run_folder
 
 
 def test_a_config_without_a_run_directory_is_an_option_error() -> None:

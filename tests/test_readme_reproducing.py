@@ -163,7 +163,7 @@ def test_no_run_command_stops_on_retrieval_the_benchmarks_cannot_run(tmp_path: P
     dataset has none (factprobe.eval.run.checks); a command naming a retrieving strategy searches
     the web."""
     from factprobe.eval.run.checks import retriever_spec, retrieves
-    from factprobe.eval.run.pipeline import new_config
+    from factprobe.eval.run.configs import new_config
 
     files = {"prompt_file": tmp_path / "prompt.txt", "answers": tmp_path / "answers.jsonl"}
     files["prompt_file"].write_text("{question}\n", encoding="utf-8")

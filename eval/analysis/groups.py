@@ -25,7 +25,7 @@ from factprobe.eval.analysis.metrics import metrics_from_counts
 from factprobe.eval.analysis.summary import SummaryInput, summary_section
 from factprobe.eval.config.options import OptionError
 from factprobe.eval.core.record import record_fields
-from factprobe.eval.core.schema import Grade, Question, Result
+from factprobe.eval.core.schema import ADDED_FIELDS, Grade, Question, Result, ResultCore
 from factprobe.eval.core.suggest import did_you_mean
 
 NONE_LABEL = "(none)"
@@ -40,9 +40,9 @@ class GroupError(OptionError):
 
 def field_value(row: Result, name: str) -> Any:
     """The row's own field `name`, else its recorded question field; MISSING when neither exists."""
-    if name in Result.model_fields:
+    if name in ResultCore.model_fields:
         return getattr(row, name)
-    value = row.extra_field(name)
+    value = row.extra_field(name)     # an added field (ADDED_FIELDS) or a plugin's own key
     if value is not None:
         return value
     fields = row.extra_field("fields")
@@ -64,9 +64,10 @@ def labels(value: Any) -> list[str]:
 
 def known_fields(rows: Sequence[Result]) -> set[str]:
     """The fields rows can be grouped by: the row model's, the extras and the recorded question fields."""
-    names = set(Result.model_fields)
+    names = set(ResultCore.model_fields)
     for row in rows[:200]:
         names.update(row.model_extra or {})
+        names.update(name for name in ADDED_FIELDS if row.extra_field(name) is not None)
         fields = row.extra_field("fields")
         if isinstance(fields, dict):
             names.update(fields)
@@ -89,7 +90,7 @@ def check_question_fields(questions: Sequence[Question], group_by: Sequence[str]
     """Before a run: --where parses, and every field it and --group-by name is a row field or a field
     of some question record (GroupError naming the option otherwise)."""
     conditions = parse_where(where)
-    known = set(Result.model_fields) | {"modality", "images"}
+    known = set(ResultCore.model_fields) | {"modality", "images"}
     for question in questions:
         known.update(record_fields(question))
     for option, names in (("--group-by", list(group_by)), ("--where", [c.field for c in conditions])):

@@ -49,7 +49,7 @@ def user_errors() -> tuple[type[Exception], ...]:
     from factprobe.eval.core.extensions import DuplicateExtensionError, ExtensionLoadError
     from factprobe.eval.grading.cascade import GraderConfigError
     from factprobe.eval.run.confidence import UnknownConfidenceError
-    from factprobe.eval.run.pipeline import ConfigError
+    from factprobe.eval.run.configs import ConfigError
     from factprobe.eval.run.sweep import SweepError
     from factprobe.eval.store.disk_space import DiskFull
     from factprobe.eval.store.run_dir import RunDirError
@@ -75,17 +75,11 @@ def disk_full_line(exc: BaseException, args: argparse.Namespace) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    from factprobe.eval.run.configs import start_config
     from factprobe.eval.run.launch import launch_run
-    from factprobe.eval.run.pipeline import ConfigError, new_config, resumed_config
 
-    explicit = explicit_options(args)
-    if args.resume:
-        if "out" not in explicit:
-            raise ConfigError("--resume needs --out DIR: the run directory to continue")
-        config = resumed_config(explicit.pop("out"), explicit)
-    else:
-        config = new_config(explicit)
-    return launch_run(config, resume=args.resume, console=console)
+    config = start_config(explicit_options(args), args.resume)
+    return launch_run(config, resume=args.resume, console=console).status
 
 
 def cmd_report(args: argparse.Namespace, console: Console) -> int:
@@ -128,7 +122,7 @@ def cmd_datasets(args: argparse.Namespace, console: Console) -> int:
         load_plugin(plugin)
     if args.action == "describe":
         if not args.name:
-            from factprobe.eval.run.pipeline import ConfigError
+            from factprobe.eval.run.configs import ConfigError
 
             raise ConfigError("usage: factprobe datasets describe D [--json] [--media DIR] [--plot DIR]")
         return cmd_describe(args, console)

@@ -6,7 +6,13 @@ import re
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    model_validator,
+)
 
 HOP_REFERENCE = re.compile(r"#(\d+)")
 FieldValue = str | int | float | bool | list[str]
@@ -149,10 +155,15 @@ class HopResult(BaseModel):
     confidence: float | None = None
 
 
-class Result(BaseModel):
-    """One line of results.jsonl: a (question, strategy, repeat) answered and graded."""
+ROW_SCHEMA_VERSION = 2
+"""The `schema_version` new rows are written with; a row without one is of version 1 (it may carry
+the fields added later as undeclared keys, which load as the declared fields they now are)."""
 
-    model_config = ConfigDict(extra="allow")
+
+class ResultCore(BaseModel):
+    """The fields every results.jsonl row holds (the outside contract's keys and their kin)."""
+
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
 
     question_id: str
     strategy: str
@@ -182,11 +193,117 @@ class Result(BaseModel):
     retrieved_ids: list[str] | None = None
     gold_passage_ids: list[str] | None = None
 
+
+class Result(ResultCore):
+    """One line of results.jsonl: a (question, strategy, repeat) answered and graded.
+
+    Beyond the fields every row holds (ResultCore), the fields below are written only where the
+    run sets them (a post step, an input setting, a judge): a row is dumped without those it never
+    set, so a row read back dumps as it was written. Keys of a user's own post steps stay extra keys.
+    """
+
+    schema_version: int = 1
+    """The row's layout: 1 for rows written before it was recorded, ROW_SCHEMA_VERSION for new ones."""
+    grades: dict[str, Grade] | None = None
+    """Every grade the row was given, keyed by the grader that gave it; `grade` is the one the row counts."""
+    fields: dict[str, Any] | None = None
+    """The question record's own fields the run groups by (Question.fields and set scalar attributes)."""
+    wall_s: float | None = None
+    """Seconds from the job's start to its row, post steps included."""
+    post_step_errors: dict[str, str] | None = None
+    """Per post step that failed, its error (the row's answer and grade stand)."""
+    judge_prompt_tokens: int | None = None
+    """Prompt tokens of the grading judge's call (null without a judge call)."""
+    judge_completion_tokens: int | None = None
+    """Completion tokens of the grading judge's call (null without a judge call)."""
+    judge_latency_s: float | None = None
+    """Seconds the grading judge's call took (null without a judge call)."""
+    modality: str | None = None
+    """The job's input setting (text, frames, caption, audio, …) when the run attaches media."""
+    images: int | None = None
+    """How many images the job's model calls carried."""
+    images_sent: list[str] | None = None
+    """The references of the images sent (the report shows them)."""
+    audio: int | None = None
+    """How many audio clips the job's model calls carried."""
+    audio_sent: list[str] | None = None
+    """The references of the audio clips sent."""
+    media_id: str | None = None
+    """The question's video or image set (post step `video_evidence`)."""
+    media_given: bool | None = None
+    """The job's calls carried the question's images (post step `video_evidence`)."""
+    caption_given: bool | None = None
+    """The job's calls carried a caption instead of the media (post step `video_evidence`)."""
+    confidence_calls: int | None = None
+    """Model calls the confidence methods made (post step `confidence`)."""
+    confidence_latency_s: float | None = None
+    """Seconds those confidence calls took."""
+    confidence_prompt_tokens: int | None = None
+    """Prompt tokens of those confidence calls."""
+    confidence_completion_tokens: int | None = None
+    """Completion tokens of those confidence calls."""
+    confidence_trace: list[dict[str, Any]] | None = None
+    """The steps of the confidence measurement."""
+    confidence_errors: dict[str, str] | None = None
+    """Per confidence output that could not be measured, the error."""
+    hop_probes: list[dict[str, Any]] | None = None
+    """The gold sub-questions of a multi-hop question asked on their own (post step `hop_probes`)."""
+    decomposition: dict[str, Any] | None = None
+    """The decomposing strategy's plan compared with the gold hops (post step `chain_hops`)."""
+    prefix_picks: list[dict[str, Any]] | None = None
+    """The selector's pick among each prefix of the samples (post step `prefix_picks`)."""
+    forced_answer: str | None = None
+    """The answer when asked again without the refusal option (post step `forced_reask`)."""
+    forced_confidence: float | None = None
+    """The confidence of that forced answer."""
+    forced_raw: str | None = None
+    """The reply of that forced re-ask."""
+    forced_grade: Grade | None = None
+    """The grade of that forced answer (ERROR when the call failed)."""
+    forced_error: str | None = None
+    """The failed forced re-ask's error."""
+    forced_call: dict[str, Any] | None = None
+    """The forced re-ask call's tokens, latency and cache use."""
+    multiple_choice: dict[str, Any] | None = None
+    """A choice question's shown options, mapped letter and mapping (post step `multiple_choice`)."""
+
+    @model_validator(mode="after")
+    def _grade_in_grades(self) -> Result:
+        """A row of the current layout lists its own grade among its grades."""
+        if self.schema_version >= ROW_SCHEMA_VERSION and (self.grades or {}).get(self.grader) is not self.grade:
+            self.grades = {**(self.grades or {}), self.grader: self.grade}
+        return self
+
+    def model_dump(self, **options: Any) -> dict[str, Any]:
+        """The row without the added fields it never set (as it was written, or read)."""
+        return super().model_dump(**self._as_written(options))
+
+    def model_dump_json(self, **options: Any) -> str:
+        """The row's JSON without the added fields it never set (as it was written, or read)."""
+        return super().model_dump_json(**self._as_written(options))
+
+    def _as_written(self, options: dict[str, Any]) -> dict[str, Any]:
+        """`options` that also exclude the added fields the row never set."""
+        unset = ADDED_FIELDS.difference(self.model_fields_set)
+        if not unset:
+            return options
+        exclude = options.get("exclude")
+        if isinstance(exclude, dict):
+            return {**options, "exclude": {**dict.fromkeys(unset, True), **exclude}}
+        return {**options, "exclude": unset.union(exclude or ())}
+
     @property
     def key(self) -> tuple[str, str, int]:
         """Identity of a row: later rows with the same key supersede earlier ones."""
         return (self.question_id, self.strategy, self.repeat)
 
     def extra_field(self, key: str) -> Any:
-        """A field that a post step or a section added beyond the contract's keys (None if absent)."""
+        """A field beyond the ones every row holds: a declared added field, or a key a user's post
+        step or section added (None if absent)."""
+        if key in ADDED_FIELDS:
+            return getattr(self, key)
         return (self.model_extra or {}).get(key)
+
+
+ADDED_FIELDS = frozenset(Result.model_fields).difference(ResultCore.model_fields)
+"""The fields a row holds only when the run set them (see Result)."""

@@ -16,7 +16,8 @@ MMWorld's two evaluation strategies):
   mode: the evaluated model aligns its open answer to an option); `mapper_model` names it and the
   manifest's `multiple_choice.mapper` describes it.
 
-The row's grade is that grade (`grader` "multiple_choice"). The row's `multiple_choice` entry
+The row's grade is that grade (`grader` "multiple_choice"); the free-text grade the run's grader
+gave the answer stays in the row's `grades`, beside it (Result.grades). The row's `multiple_choice` entry
 records the shown options and order, the option order and shuffle key, the gold letter, the
 mapped letter and how it was mapped ("rule", "model" or None), the mapping model's name
 (`mapper_model`), the grading mode, whether the prompt showed the options, and the mapping or

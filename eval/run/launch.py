@@ -4,10 +4,13 @@ and sweep cells all come through here."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.console import Console
 
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.secrets import redacted_output, remember_in_data
+from factprobe.eval.run.outcome import RunOutcome
 from factprobe.eval.run.pipeline import execute_run
 
 
@@ -16,14 +19,14 @@ def is_split(config: RunConfig) -> bool:
     return config.shard is None and (config.workers > 1 or config.executor != "local")
 
 
-def launch_run(config: RunConfig, resume: bool, console: Console) -> int:
-    """Run `config` (or continue it, with `resume`) and report it; returns its exit status. The
-    secrets in its options are remembered (the Python API passes no argv) and everything printed
-    meanwhile is redacted (factprobe.eval.core.secrets)."""
+def launch_run(config: RunConfig, resume: bool, console: Console) -> RunOutcome:
+    """Run `config` (or continue it, with `resume`) and report it; returns its outcome, whose
+    `status` is the exit status. The secrets in its options are remembered (the Python API passes
+    no argv) and everything printed meanwhile is redacted (factprobe.eval.core.secrets)."""
     remember_in_data(config.model_dump(mode="json"))
     with redacted_output():
         if is_split(config):
             from factprobe.eval.run.workers import execute_split  # ends start-up when its workers start
 
-            return execute_split(config, resume, console)
+            return RunOutcome(execute_split(config, resume, console), Path(config.out or "."))
         return execute_run(config, resume=resume, console=console)

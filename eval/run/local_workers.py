@@ -205,7 +205,7 @@ def _send(messages: multiprocessing.connection.Connection, kind: str, value: Any
         try:
             pickle.loads(pickle.dumps(value))
         except Exception:
-            from factprobe.eval.run.pipeline import ConfigError
+            from factprobe.eval.run.configs import ConfigError
 
             value = ConfigError(str(value) or type(value).__name__)
     messages.send((kind, value))

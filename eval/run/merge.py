@@ -257,7 +257,7 @@ def merge_runs(paths: Sequence[Path], out: Path, console: Console) -> int:
     exit status one process running the whole run would have had (3 when ERROR rows exceed the
     run's --max-error-rate)."""
     from factprobe.eval.report.build import write_report
-    from factprobe.eval.run.pipeline import check_failures
+    from factprobe.eval.run.outcome import check_failures
 
     run_dir = RunDir(out)
     run_dir.lock()

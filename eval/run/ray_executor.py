@@ -29,7 +29,7 @@ def require_ray(what: str = "--executor ray") -> None:
     import importlib.util
 
     if importlib.util.find_spec("ray") is None:
-        from factprobe.eval.run.pipeline import ConfigError
+        from factprobe.eval.run.configs import ConfigError
 
         raise ConfigError(f"{what} needs Ray, which is not installed here: {RAY_INSTALL}")
 

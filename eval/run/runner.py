@@ -18,7 +18,7 @@ from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.record import record_fields
 from factprobe.eval.core.redact import error_text
-from factprobe.eval.core.schema import Grade, Question, Result
+from factprobe.eval.core.schema import ROW_SCHEMA_VERSION, Grade, Question, Result
 from factprobe.eval.datasets.registry import Dataset
 from factprobe.eval.grading.base import GradeOutcome, Grader
 from factprobe.eval.grading.service import GradingService
@@ -42,7 +42,7 @@ class Job:
 
 
 def base_row(question: Question, strategy: str, repeat: int) -> dict[str, Any]:
-    return {"question_id": question.id, "strategy": strategy, "repeat": repeat,
+    return {"schema_version": ROW_SCHEMA_VERSION, "question_id": question.id, "strategy": strategy, "repeat": repeat,
             "question": question.question, "gold": question.answer, "category": question.category,
             "answerable": question.answerable, "hop_count": question.hop_count,
             "gold_passage_ids": gold_passage_ids(question) or None,
@@ -154,7 +154,7 @@ class Runner:
                    confidence=state.get("confidence"), trace=state.get("trace", []),
                    grade=outcome.grade, grader=outcome.grader, grade_note=outcome.note, **outcome.judge_cost(),
                    samples=state.get("samples"), retrieved_ids=state.get("retrieved_ids"),
-                   hops=state.get("hops"))
+                   hops=state.get("hops"), grades={outcome.grader: outcome.grade})
         if state.get("confidence") is not None:
             row["confidences"] = {"verbal": state.get("confidence")}
         failures: dict[str, str] = {}

@@ -31,12 +31,12 @@ class RunFailed(RuntimeError):
 def run_config(config: RunConfig, resume: bool = False, console: Console | None = None) -> int:
     """Run `config` through the CLI's pipeline; returns its exit status. With `resume`, the run in
     `config.out` is continued after checking that `config` matches its manifest."""
+    from factprobe.eval.run.configs import run_folder, start_config
     from factprobe.eval.run.launch import launch_run
-    from factprobe.eval.run.pipeline import resumed_config, run_folder
 
     if resume:
-        config = resumed_config(run_folder(config), config.model_dump(exclude_unset=True, exclude={"out"}))
-    return launch_run(config, resume=resume, console=console or output_console())
+        config = start_config({**config.model_dump(exclude_unset=True), "out": run_folder(config)}, resume=True)
+    return launch_run(config, resume=resume, console=console or output_console()).status
 
 
 def _given(dataset: str | None, strategies: list[str] | str | None, model: str | None,
@@ -71,17 +71,12 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
     else:
         raise RuntimeError("factprobe.run() was called inside a running event loop (e.g. Jupyter); "
                            "use `await factprobe.arun(...)` there")
-    if resume:
-        if out is None:
-            raise ValueError("resume=True needs out=: the run directory to continue")
-        from factprobe.eval.run.pipeline import resumed_config
+    if resume and out is None:
+        raise ValueError("resume=True needs out=: the run directory to continue")
+    from factprobe.eval.run.configs import start_config
 
-        config = resumed_config(Path(out), _given(dataset, strategies, model, limit, options))
-    else:
-        from factprobe.eval.run.pipeline import new_config
-
-        config = new_config({**_given(dataset, strategies, model, limit, options),
-                             **({"out": out} if out is not None else {})})
+    config = start_config({**_given(dataset, strategies, model, limit, options),
+                           **({"out": out} if out is not None else {})}, resume)
     console = output_console(quiet)
     from factprobe.eval.run.launch import launch_run
 
@@ -91,7 +86,7 @@ def run(dataset: str | None = None, strategies: list[str] | str | None = None, m
         for note in repeat_notes(config, api=True):
             warnings.warn(note, UserWarning, stacklevel=2)
 
-    status = launch_run(config, resume=resume, console=console)
+    status = launch_run(config, resume=resume, console=console).status
     handle = Run(Path(config.out)) if config.out and (Path(config.out) / "manifest.json").is_file() else None
     if status != 0:
         raise RunFailed(f"the run in {config.out} finished with status {status}", status, handle)

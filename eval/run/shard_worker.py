@@ -79,12 +79,13 @@ def run_logged(config_data: dict[str, Any], cwd: str | None,
 
 def run_shard(config_data: dict[str, Any], cwd: str | None = None) -> ShardOutcome:
     """Run (or continue) the shard `config_data` describes (see `run_logged`); it draws no report."""
-    from factprobe.eval.run.pipeline import execute_run, resumed_config
+    from factprobe.eval.run.configs import start_config
+    from factprobe.eval.run.pipeline import execute_run
 
     def start(config: RunConfig, resume: bool, console: Console) -> int:
         if resume:  # checks that the shard in its directory is this one, as `factprobe run --resume` does
-            config = resumed_config(Path(config.out or "."), config.model_dump(exclude={"out"}))
-        return execute_run(config, resume=resume, console=console, report=False)
+            config = start_config({**config.model_dump(exclude={"out"}), "out": Path(config.out or ".")}, resume)
+        return execute_run(config, resume=resume, console=console, report=False).status
 
     return run_logged(config_data, cwd, start)
 

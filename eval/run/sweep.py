@@ -37,7 +37,7 @@ from factprobe.eval.config.run_config import STRATEGY_OPTIONS, RunConfig
 from factprobe.eval.core.format import output_console
 from factprobe.eval.core.secrets import clip, redact_values, remember_in_data
 from factprobe.eval.report.tables.literal import LiteralTable
-from factprobe.eval.run.pipeline import new_config, run_folder
+from factprobe.eval.run.configs import new_config, run_folder
 from factprobe.eval.store.atomic import atomic_open
 
 CSV_SCORES = ("n", "accuracy", "incorrect_rate", "not_attempted_rate", "cga", "f_score", "ece", "latency_s_mean")

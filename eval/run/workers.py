@@ -86,13 +86,11 @@ def prepare(config: RunConfig, resume: bool, run_dir: RunDir, console: Console) 
     the strategies a default run leaves out (each shard notes them again in its manifest, which the
     merge keeps) and the plan manifest of a new run. Returns the number of rows the run will have."""
     from factprobe.eval.datasets.registry import load_dataset
-    from factprobe.eval.grading.cascade import check_grader_options
     from factprobe.eval.run.checks import left_out_by_default
-    from factprobe.eval.run.confidence import check_confidence_config
-    from factprobe.eval.run.pipeline import ConfigError, check_unchanged, print_notes, select_questions
+    from factprobe.eval.run.configs import ConfigError, check_unchanged
+    from factprobe.eval.run.plan import check_options, print_notes, select_questions
 
-    check_confidence_config(config)
-    check_grader_options(config.grader, config.judge is not None, config.hedging, config.judge_prompt)
+    check_options(config)   # as a run's plan checks them (each shard checks its own again)
     # The strategies and the model are checked by every shard as it starts (a bad one exits 2 with its
     # message, printed once): checking them here as well would cost this process the strategies'
     # import (about 1 s of CPU) before any shard starts.
@@ -159,11 +157,31 @@ def forget_unstarted(run_dir: RunDir, configs: list[dict[str, Any]]) -> None:
 
 def finished(run_dir: RunDir, config: RunConfig, total: int) -> bool:
     """A merged run with every row done (nothing for --resume to run) and its report current."""
-    from factprobe.eval.run.pipeline import report_current
+    from factprobe.eval.run.outcome import report_current
 
     if "merged_from" not in run_dir.read_manifest() or not report_current(run_dir):
         return False
     return len(run_dir.done_keys()) == total and not (config.judge and run_dir.ungraded_rows())
+
+
+def failed_shards(outcomes: list[ShardOutcome], configs: list[dict[str, Any]], config: RunConfig, resume: bool,
+                  run_dir: RunDir) -> int | None:
+    """The exit status of a split run some shard of which failed, each failure named (bad input:
+    2, and a new run's unstarted shards forgotten); None when every shard finished."""
+    bad = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status == 2]
+    if bad:
+        for message in dict.fromkeys(o.message or "see its log" for _, o in bad):
+            print(f"factprobe: {message}", file=sys.stderr)
+        if not resume:
+            forget_unstarted(run_dir, configs)
+        return 2
+    stopped = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status not in (0, 3)]
+    for number, outcome in stopped:
+        reason = f": {outcome.message}" if outcome.message else ""
+        print(f"factprobe: shard {number}/{config.workers} stopped with status {outcome.status}{reason} "
+              f"(log: {shard_log(Path(configs[number - 1]['out']))}); finished rows are saved. "
+              f"Continue with: factprobe run --resume --out {run_dir.path}", file=sys.stderr)
+    return stopped[0][1].status if stopped else None
 
 
 def execute_split(config: RunConfig, resume: bool, console: Console) -> int:
@@ -178,7 +196,7 @@ def execute_split(config: RunConfig, resume: bool, console: Console) -> int:
 
 def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: RunDir) -> int:
     from factprobe.eval.run.merge import merge_shards
-    from factprobe.eval.run.pipeline import check_failures
+    from factprobe.eval.run.outcome import check_failures
 
     if config.executor == "ray":
         from factprobe.eval.run.ray_executor import require_ray
@@ -214,21 +232,9 @@ def _execute_split(config: RunConfig, resume: bool, console: Console, run_dir: R
             statuses = wait_workers(workers, watch.update)
             outcomes = [ShardOutcome(status, logged_message(shard_log(Path(c["out"]))) if status == 2 else "")
                         for status, c in zip(statuses, configs)]
-    bad = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status == 2]
-    if bad:
-        for message in dict.fromkeys(o.message or "see its log" for _, o in bad):
-            print(f"factprobe: {message}", file=sys.stderr)
-        if not resume:
-            forget_unstarted(run_dir, configs)
-        return 2
-    stopped = [(number, o) for number, o in enumerate(outcomes, start=1) if o.status not in (0, 3)]
-    for number, outcome in stopped:
-        reason = f": {outcome.message}" if outcome.message else ""
-        print(f"factprobe: shard {number}/{config.workers} stopped with status {outcome.status}{reason} "
-              f"(log: {shard_log(Path(configs[number - 1]['out']))}); finished rows are saved. "
-              f"Continue with: factprobe run --resume --out {run_dir.path}", file=sys.stderr)
-    if stopped:
-        return stopped[0][1].status
+    failed = failed_shards(outcomes, configs, config, resume, run_dir)
+    if failed is not None:
+        return failed
     from factprobe.eval.report.build import write_report  # imported while the shards ran (preload_report)
 
     # the rows the merge checked and copied: the report and the exit status do not read them again

@@ -10,9 +10,9 @@ written for `Result`, such as a plugin's section or plot, keeps working; only th
 cost a parse each.
 
 `fast_row_dict` parses a line with orjson (three times faster than json) and accepts it only when
-every declared field is present with exactly the type `Result` would hold, so the dict is what
-`Result.model_dump(mode="json")` gives; any other line is left to the pydantic model (coercion,
-defaults, error messages).
+every field each row holds (ResultCore) is present with exactly the type `Result` would hold, so the
+dict is what `Result.model_dump(mode="json")` gives; any other line is left to the pydantic model
+(coercion, defaults, error messages).
 """
 
 from __future__ import annotations
@@ -26,14 +26,14 @@ from typing import Any
 
 import orjson
 
-from factprobe.eval.core.schema import Grade, Result
+from factprobe.eval.core.schema import Grade, Result, ResultCore
 
 SUMMARY_STEPS = ("retrieve", "choose")
 HELD = ("question_id", "strategy", "repeat", "category", "answerable", "hop_count", "answer", "confidence",
         "confidences", "grade", "grader", "latency_s", "retrieval_latency_s", "llm_latency_s",
         "prompt_tokens", "completion_tokens", "llm_calls", "error", "samples", "retrieved_ids",
         "gold_passage_ids")
-FIELDS = tuple(Result.model_fields)
+FIELDS = tuple(ResultCore.model_fields)   # those every row holds; the added ones are extras here
 FIELD_SET = frozenset(FIELDS)
 GRADES = {grade.value: grade for grade in Grade}
 HOP_KEYS = frozenset(("question", "gold", "answer", "grade", "confidence"))
@@ -71,7 +71,7 @@ OPTIONAL_STR_FIELDS = ("gold", "answer", "raw", "grade_note", "error")
 OTHER_FIELDS = ("answerable", "confidence", "confidences", "grade", "trace", "hops", "samples", "retrieved_ids",
                 "gold_passage_ids")
 TYPED = (*STR_FIELDS, *INT_FIELDS, *FLOAT_FIELDS, *OPTIONAL_STR_FIELDS, *OTHER_FIELDS)
-assert sorted(TYPED) == sorted(FIELDS), "every Result field needs an exact-type check"
+assert sorted(TYPED) == sorted(FIELDS), "every ResultCore field needs an exact-type check"
 
 
 _FIXED = itemgetter(*STR_FIELDS, *INT_FIELDS, *FLOAT_FIELDS, "answerable")
@@ -81,7 +81,8 @@ _STR_OR_NONE = frozenset((str, type(None)))
 
 
 def _exact(data: dict[str, Any]) -> bool:
-    """Every Result field present, with the exact type (and range) the model would hold."""
+    """Every ResultCore field present, with the exact type (and range) the model would hold (the
+    added fields are kept as they were written, as the model dumps them)."""
     if tuple(map(type, _FIXED(data))) != _FIXED_TYPES or not _STR_OR_NONE.issuperset(map(type, _OPTIONAL_STRS(data))):
         return False
     confidences, hops, samples = data["confidences"], data["hops"], data["samples"]
@@ -155,7 +156,7 @@ class RowFile:
 
 
 def _extras(data: dict[str, Any]) -> dict[str, Any]:
-    """The keys of a row dict that are not Result fields (those post steps added), in their order."""
+    """The keys of a row dict beyond ResultCore's (the added fields and a user's own keys), in their order."""
     names = data.keys() - FIELD_SET
     ordered = [name for name in data if name in names] if len(names) > 1 else names
     return {name: data[name] for name in ordered}

@@ -503,8 +503,7 @@ def test_run_stores_every_method_and_keeps_measurement_out_of_costs(logprob_run)
     assert paris.confidences["consistency"] == pytest.approx(200 / 3)     # sample 102 says Lyon
     assert paris.confidences["p_true"] == pytest.approx(100 * 0.6 / 0.9)
     assert paris.llm_calls == 1                                          # the strategy's own call
-    extra = paris.model_extra
-    assert extra["confidence_calls"] == 4 and extra["confidence_latency_s"] > 0
+    assert paris.confidence_calls == 4 and paris.confidence_latency_s > 0
     assert paris.latency_s == pytest.approx(0.01)
 
 

@@ -179,7 +179,7 @@ def test_dangling_reply_falls_back(tmp_path, monkeypatch) -> None:
     plans = {**PLANS, ORWELL.question: "1. Who wrote the novel?\n2. Where was #4 born?"}
     use_model(monkeypatch, ScriptedModel(make_script(plans)))
     rows, _ = run(tmp_path, write_dataset(tmp_path, [ORWELL]), "--strategies", "decompose", "--no-hop-probes")
-    assert "refers to #4" in rows[("orwell", "decompose")].model_extra["decomposition"]["fallback"]
+    assert "refers to #4" in rows[("orwell", "decompose")].decomposition["fallback"]
 
 
 def test_a_hop_after_a_refusal_is_not_asked(tmp_path, monkeypatch) -> None:
@@ -221,12 +221,12 @@ def test_probes_substitute_gold_answers_and_detect_final_right_hop_wrong(tmp_pat
     rows, summary = run(tmp_path, write_dataset(tmp_path, [ORWELL, JUPITER, NILE, PARIS]),
                         "--strategies", "vanilla")
     orwell = rows[("orwell", "vanilla")]
-    probes = orwell.model_extra["hop_probes"]
+    probes = orwell.hop_probes
     assert probes[1]["question"] == "In which country was George Orwell born?"   # gold, not Eric Blair
     assert [p["grade"] for p in probes] == ["INCORRECT", "CORRECT"]
     assert [h.grade for h in orwell.hops] == ["INCORRECT", "CORRECT"]             # hops = probes here
     assert orwell.llm_calls == 1 and all(p["latency_s"] > 0 for p in probes)   # probes cost apart
-    assert "hop_probes" not in rows[("paris", "vanilla")].model_extra
+    assert rows[("paris", "vanilla")].hop_probes is None
     two = summary["per_hop"]["vanilla"]["2"]
     assert two["n"] == 2 and two["hop_f_scores"] == [0.5, 1.0]
     assert two["final_right_hop_wrong"] == 1 and two["final_right_hop_wrong_ids"] == ["orwell"]
@@ -246,7 +246,7 @@ def test_identical_probe_requests_across_strategies_hit_the_cache(tmp_path, monk
     sent = prompts(inner)
     assert sum("In which country was George Orwell born?" in p for p in sent) == 1
     assert sum("Which river flows through Cairo?" in p for p in sent) == 1
-    first, second = (rows[("orwell", s)].model_extra["hop_probes"] for s in ("vanilla", "decompose"))
+    first, second = (rows[("orwell", s)].hop_probes for s in ("vanilla", "decompose"))
     assert [p["cached"] for p in first] == [False, False]
     assert [p["cached"] for p in second] == [True, True]
     assert [p["answer"] for p in first] == [p["answer"] for p in second]
@@ -307,9 +307,9 @@ def test_probes_of_a_retrieval_strategy_use_its_retrieval(tmp_path, monkeypatch)
     use_model(monkeypatch, model)
     rows, summary = run(tmp_path, write_dataset(tmp_path, [question]), "--strategies", "vanilla,rag,decompose+rag",
                         "--top-k", "1", "--no-cache")
-    closed = rows[("orwell", "vanilla")].model_extra["hop_probes"]
+    closed = rows[("orwell", "vanilla")].hop_probes
     assert [p["retrieval"] for p in closed] == ["closed_book"] * 2 and "retrieved_ids" not in closed[0]
-    rag = rows[("orwell", "rag")].model_extra["hop_probes"]
+    rag = rows[("orwell", "rag")].hop_probes
     assert [p["retrieval"] for p in rag] == ["strategy"] * 2
     assert [p["retrieved_ids"] for p in rag] == [["novel"], ["orwell"]]
     # entities as the strategy finds them: asked of the model (its reply has none here: rules fallback)
@@ -318,7 +318,7 @@ def test_probes_of_a_retrieval_strategy_use_its_retrieval(tmp_path, monkeypatch)
     # the rag probe's prompt carries the passage it retrieved; vanilla's same probe carries none
     sent = [p for p in prompts(model) if p.endswith("Question: In which country was George Orwell born?")]
     assert sum("born in Motihari" in p for p in sent) == 2 and len(sent) == 3
-    chain = rows[("orwell", "decompose+rag")].model_extra["hop_probes"]
+    chain = rows[("orwell", "decompose+rag")].hop_probes
     assert chain[1]["queries"] == ["In which country was George Orwell born?"]    # the sub-question itself
     assert chain[1]["retrieved_ids"] == ["orwell"]
     # the probes stay measurement: rag's row counts its own calls only (entities + answer)

@@ -21,7 +21,7 @@ from factprobe.eval.config.presets import PRESET_SETTINGS
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.datasets.registry import load_dataset
 from factprobe.eval.run.checks import left_out_by_default, retrieves
-from factprobe.eval.run.pipeline import new_config
+from factprobe.eval.run.configs import new_config
 from tests.fakes import ScriptedModel
 
 QUESTIONS = [{"id": "q1", "question": "What is the capital of the invented land of Vell?", "answer": "Orra"},

@@ -126,8 +126,8 @@ def test_text_only_run_reports_answers_without_video(tmp_path, monkeypatch) -> N
     assert cli.main(["run", "--dataset", write(tmp_path, RECORDS), "--strategies", "vanilla",
                      "--out", str(out)]) == 0
     rows = RunDir(out).read_results()
-    assert all(row.model_extra["media_given"] is False for row in rows)
-    assert all(len(row.model_extra["hop_probes"]) == row.hop_count for row in rows)
+    assert all(row.media_given is False for row in rows)
+    assert all(len(row.hop_probes) == row.hop_count for row in rows)
     summary = json.loads((out / "summary.json").read_text())
     evidence = summary["video_evidence"]["vanilla"]
     assert evidence["n"] == 2 and evidence["without_video"] == 2 and evidence["with_video"] == 0

@@ -125,7 +125,7 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
     answer = rows[("tower", "vanilla")]
     assert answer.grade is Grade.UNGRADED and answer.grader == name
     assert_failed_note(answer.grade_note, "RuntimeError")
-    probes = answer.model_extra["hop_probes"]
+    probes = answer.hop_probes
     assert [(p["answer"], p["grade"], p["grader"]) for p in probes] == [
         ("Eiffel", "CORRECT", name), ("Lyon", "UNGRADED", name)]
     assert probes[1]["error"] is None                    # the model answered; only the grade is undecided
@@ -139,7 +139,7 @@ def test_probes_samples_and_choices_share_the_answers_grader_and_policy(tmp_path
     if grader_kind == "judge":                                    # the judge maps; its call failed
         assert choice.grade is Grade.UNGRADED
         assert_failed_note(choice.grade_note, "ChoiceMappingError")
-        assert "multiple_choice" in choice.model_extra["post_step_errors"]
+        assert "multiple_choice" in choice.post_step_errors
     else:                                                         # no judge to map: counted wrong, as the benchmarks do
         assert choice.grade is Grade.INCORRECT and "counted wrong" in choice.grade_note
 

@@ -175,20 +175,20 @@ def test_run_grades_by_letter_and_reports_accuracy_beside_chance(tmp_path, monke
     manifest = json.loads((out / "manifest.json").read_text())["multiple_choice"]
     assert manifest["mapper"]["name"] == "judge-model" and manifest["option_order"] == "shuffle"
     rows = {(r.question_id, r.strategy): r for r in RunDir(out).read_results()}
-    planet = rows[("planet", "vanilla")].model_extra["multiple_choice"]
+    planet = rows[("planet", "vanilla")].multiple_choice
     assert planet["options_in_prompt"] and planet["mapped_by"] == "rule"
     assert [PLANETS.choices[i] for i in planet["shown_order"]] == planet["options"]
     assert planet["options"][ord(planet["gold_letter"]) - ord("A")] == "Mercury"
     assert rows[("planet", "vanilla")].grade is Grade.CORRECT
     metal = rows[("metal", "vanilla")]
-    assert metal.model_extra["multiple_choice"]["mapped_by"] == "model"
-    assert metal.model_extra["multiple_choice"]["mapper_model"] == "judge-model"
+    assert metal.multiple_choice["mapped_by"] == "model"
+    assert metal.multiple_choice["mapper_model"] == "judge-model"
     assert "mapped by model (judge-model)" in metal.grade_note
-    assert metal.grade is (Grade.CORRECT if metal.model_extra["multiple_choice"]["gold_letter"] == "C"
+    assert metal.grade is (Grade.CORRECT if metal.multiple_choice["gold_letter"] == "C"
                            else Grade.INCORRECT)
     assert metal.llm_calls == 1                              # the mapping call is not strategy cost
     assert rows[("ocean", "refusal")].grade is Grade.NOT_ATTEMPTED
-    assert rows[("ocean", "refusal")].model_extra["multiple_choice"]["refusal_letter"] == "E"
+    assert rows[("ocean", "refusal")].multiple_choice["refusal_letter"] == "E"
     summary = json.loads((out / "summary.json").read_text())["multiple_choice"]
     assert summary["vanilla"]["n"] == 3 and summary["vanilla"]["mapped_by_rule"] == 2
     assert summary["vanilla"]["mapped_by_model"] == 1 and summary["vanilla"]["unmapped"] == 0
@@ -225,7 +225,7 @@ def test_every_question_is_scored_and_unmapped_replies_are_counted(tmp_path, mon
     assert [is_mapping(messages) for messages, _ in judge.calls] == [True, True] * with_judge
     if not with_judge:
         assert "counted wrong" in rows["metal"].grade_note
-        assert rows["metal"].model_extra["multiple_choice"]["mapped_by"] is None
+        assert rows["metal"].multiple_choice["mapped_by"] is None
     summary = json.loads((out / "summary.json").read_text())
     choices = summary["multiple_choice"]["vanilla"]
     assert (choices["n"], choices["accuracy"], choices["unmapped"]) == (3, pytest.approx(1 / 3), 2)
@@ -263,12 +263,12 @@ def test_a_failed_mapping_call_is_ungraded_and_asked_again_on_resume(tmp_path, m
               "--judge", "openai:judge-model", "--grader", "rules", "--out", str(out), "--max-error-rate", "1"])
     metal = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
     assert metal.grade is Grade.UNGRADED and "mapping the answer" in metal.grade_note
-    assert "multiple_choice" in metal.model_extra["post_step_errors"]
+    assert "multiple_choice" in metal.post_step_errors
     failing["on"] = False
     assert cli.main(["run", "--resume", "--out", str(out), "--judge", "openai:judge-model"]) == 0
     again = [r for r in RunDir(out).read_results() if r.question_id == "metal"][-1]
     assert again.grade in (Grade.CORRECT, Grade.INCORRECT)
-    assert again.model_extra["multiple_choice"]["mapped_by"] == "model"
+    assert again.multiple_choice["mapped_by"] == "model"
 
 
 @pytest.mark.parametrize("strategy", ["best_of_n", "self_refine"])
@@ -282,7 +282,7 @@ def test_sampling_strategies_show_the_options_in_every_prompt(tmp_path, monkeypa
              if not last_user(messages).startswith("A reply to a multiple-choice question")]
     assert len(asked) > 3 and all("Options:\nA. " in text for text in asked)
     rows = RunDir(out).read_results()
-    assert rows and all(row.model_extra["multiple_choice"]["options_in_prompt"] for row in rows)
+    assert rows and all(row.multiple_choice["options_in_prompt"] for row in rows)
 
 
 @pytest.mark.parametrize("mapping_reply, grade", [("NONE", Grade.INCORRECT), ("Hard to say, maybe.", Grade.UNGRADED)],
