@@ -8,9 +8,8 @@ import re
 import shlex
 from typing import Any
 
-from tests.test_readme_reproducing import CODE, commands, rows, section
+from tests.test_readme_reproducing import CODE, commands, rows
 
-SECTIONS = {"WorldVQA": "W", "MMWorld": "M", "MM-SAP": "S", "WorldSense": "K", "Video SimpleQA": "V"}
 OUTPUT_FILE = re.compile(r"^[\w./-]+\.(png|csv|tsv|html)$")
 KEY = re.compile(r"^\.?[a-z][\w<>|\\.\[\]@+-]*$")
 
@@ -101,9 +100,3 @@ def missing_keys(keys: list[str], documents: list[Any]) -> list[str]:
         prefixes += [parts[:cut] for cut in range(1, len(parts) + 1)]
     return missing
 
-
-def section_of(name: str) -> str:
-    prefix = name.rstrip("0123456789")
-    assert prefix in SECTIONS.values(), name
-    assert section()
-    return prefix

@@ -137,7 +137,7 @@ def outputs(work: Path, argv: list[str]) -> list[Any]:
     return documents
 
 
-def prepared(name: str, argv: list[str], work: Path, previous: list[list[str]], url: str) -> list[str]:
+def prepared(name: str, argv: list[str], work: Path, previous: list[list[str]]) -> list[str]:
     """`argv` with an `--out` for a run that names none and the runs a later command names made first."""
     if argv[0] == "run" and "--out" not in argv:
         argv = [*argv, "--out", f"runs/{name.lower()}-{len(previous)}"]
@@ -177,10 +177,10 @@ def test_the_rows_commands_run_and_give_the_keys_they_name(name: str, status: st
     done: list[list[str]] = []
     for command in row_commands(name, detail):
         argv = argv_of(command, server.url, gguf=gguf())
-        if argv[0] == "run" and argv[1:] == base[1:] or argv_of(command, server.url, BASE_MODELS[0]) == base:
+        if argv_of(command, server.url, BASE_MODELS[0]) == base:
             documents += outputs(work, base)       # the benchmark's first command: runs/m1 is its run
             continue
-        argv = prepared(name, argv, work, done, server.url)
+        argv = prepared(name, argv, work, done)
         code, printed = run_cli(argv, work)
         assert code == 0, f"{name}: `{command}` exited {code}"
         if "--json" in argv:
