@@ -16,16 +16,18 @@ A row whose values orjson cannot write back (an int beyond 64 bits) is kept as a
 from __future__ import annotations
 
 from array import array
+from functools import cache
+from operator import itemgetter
 from typing import Any
 
 import orjson
 
-from factprobe.eval.core.schema import Grade
+from factprobe.eval.core.schema import Grade, Result
 from factprobe.eval.store.slim_rows import (
+    FIELD_SET,
     FIELDS,
     GRADES,
     SUMMARY_STEPS,
-    HeldRow,
     RowFile,
     SlimRow,
     extras_of,
@@ -39,7 +41,20 @@ FLOATS = ("latency_s", "retrieval_latency_s", "llm_latency_s")
 NAMES = ("strategy", "category", "grader")
 JSON_FIELDS = ("answer", "confidence", "confidences", "error", "samples", "retrieved_ids", "gold_passage_ids")
 INT64 = range(-(2**63), 2**63)
+INT32 = range(-(2**31), 2**31)
+_INT_VALUES, _FLOAT_VALUES, _NAME_VALUES, _JSON_VALUES = (itemgetter(*names) for names in (INTS, FLOATS, NAMES,
+                                                                                          JSON_FIELDS))
 BOOLS = (False, True)
+
+
+def grown(column: array, value: int) -> array:
+    """`column` with `value` appended: 4-byte items while they hold it, else copied to 8-byte ones."""
+    try:
+        column.append(value)
+    except OverflowError:
+        column = array("q" if column.typecode == "i" else "Q", column)
+        column.append(value)
+    return column
 
 
 class Blobs:
@@ -49,11 +64,7 @@ class Blobs:
 
     def __init__(self) -> None:
         self.data = bytearray()
-        self.ends = array("Q")
-
-    def append(self, blob: bytes) -> None:
-        self.data += blob
-        self.ends.append(len(self.data))
+        self.ends = array("I")
 
     def __getitem__(self, index: int) -> bytearray:
         return self.data[self.ends[index - 1] if index else 0:self.ends[index]]
@@ -68,43 +79,62 @@ class RowStore:
         self.offset = array("q")
         self.answerable = array("B")
         self.grade = array("B")
-        self.question_id = Blobs()
         self.json = {name: Blobs() for name in (*JSON_FIELDS, "hop_grades", "steps", "extras")}
-        self.ints = {name: array("q") for name in INTS}
+        self.question_id = Blobs()                 # UTF-8
+        self.blobs = [*self.json.values(), self.question_id]   # in the order `add` packs them
+        self._held = 0                             # bytes in all the buffers
+        self.ints = {name: array("i") for name in INTS}
         self.floats = {name: array("d") for name in FLOATS}
         self.codes = {name: array("I") for name in NAMES}
         self.names: dict[str, list[str]] = {name: [] for name in NAMES}
         self._code_of: dict[str, dict[str, int]] = {name: {} for name in NAMES}
+        self.extra_names: set[str] = set()         # every post-step field some row holds
 
     def __len__(self) -> int:
         return len(self.offset)
 
     def add(self, data: dict[str, Any], offset: int) -> int | None:
         """Pack the row of a `fast_row_dict`; its index, or None when the columns cannot hold it."""
-        if not all(data[name] in INT64 for name in INTS):
+        ints = _INT_VALUES(data)
+        small = min(ints) >= INT32.start and max(ints) < INT32.stop
+        if not small and not all(value in INT64 for value in ints):
             return None
         read = [step for step in data["trace"] if step.get("step") in SUMMARY_STEPS]   # most rows: none
         hops = data["hops"]
+        extras = extras_of(data) if len(data) > len(FIELDS) else None
         try:
-            blobs = [orjson.dumps(data[name]) for name in JSON_FIELDS]
-            blobs.append(b"null" if hops is None else orjson.dumps([hop["grade"] for hop in hops]))
-            blobs.append(orjson.dumps(summary_steps(read)) if read else b"")
-            blobs.append(orjson.dumps(extras_of(data)) if len(data) > len(FIELDS) else b"")
+            blobs = [*map(orjson.dumps, _JSON_VALUES(data)),
+                     b"null" if hops is None else orjson.dumps([hop["grade"] for hop in hops]),
+                     orjson.dumps(summary_steps(read)) if read else b"",
+                     b"" if extras is None else orjson.dumps(extras), data["question_id"].encode()]
         except TypeError:                          # an int beyond 64 bits
             return None
-        for column, blob in zip(self.json.values(), blobs):
-            column.append(blob)
+        if extras is not None and not self.extra_names.issuperset(extras):
+            self.extra_names.update(extras)
+        self._held += sum(map(len, blobs))
+        if self._held >= 2**32 and self.blobs[0].ends.typecode == "I":   # a buffer may pass 4-byte ends
+            for column in self.blobs:
+                column.ends = array("Q", column.ends)
+        for column, blob in zip(self.blobs, blobs):
+            buffer = column.data
+            buffer += blob
+            column.ends.append(len(buffer))
         self.file_index.append(0)
         self.offset.append(offset)
         self.answerable.append(data["answerable"])
         self.grade.append(GRADE_CODE[data["grade"]])
-        self.question_id.append(data["question_id"].encode())
-        for name, column in self.ints.items():
-            column.append(data[name])
-        for name, floats in self.floats.items():
-            floats.append(data[name])
-        for name, codes in self.codes.items():
-            codes.append(self._code(name, data[name]))
+        columns = self.ints
+        if small:
+            for name, value in zip(INTS, ints):
+                columns[name].append(value)
+        else:
+            for name, value in zip(INTS, ints):
+                columns[name] = grown(columns[name], value)
+        for name, value in zip(FLOATS, _FLOAT_VALUES(data)):
+            self.floats[name].append(value)
+        for name, value in zip(NAMES, _NAME_VALUES(data)):
+            code = self._code_of[name].get(value)
+            self.codes[name].append(self._code(name, value) if code is None else code)
         return len(self.offset) - 1
 
     def _code(self, name: str, value: str) -> int:
@@ -161,6 +191,26 @@ class PackedRow(SlimRow):
     def moved_to(self, file: RowFile, offset: int) -> SlimRow:
         self._store.move(self._index, file, offset)
         return self
+
+    def extra_field(self, key: str) -> Any:
+        return self.extras.get(key) if key in self._store.extra_names else None
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._store.extra_names:    # else no row of the store holds it: skip parsing its extras
+            extras = self.extras
+            if name in extras:
+                return extras[name]
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if _of_result(name):
+            return getattr(self.full(), name)
+        raise AttributeError(f"the row of {self.question_id!r} has no field {name!r}")
+
+
+@cache
+def _of_result(name: str) -> bool:
+    """A Result field or attribute (the model's metaclass answers `hasattr` slowly)."""
+    return name in FIELD_SET or hasattr(Result, name)
 
 
 def _json_field(name: str) -> property:
