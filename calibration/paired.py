@@ -66,11 +66,13 @@ def both_deltas(totals: np.ndarray) -> np.ndarray:
     return np.stack([ece_delta(totals), over_delta(totals)])
 
 
-def _question_bins(cluster: np.ndarray, confidence: np.ndarray, correct: np.ndarray, questions: int) -> np.ndarray:
-    """(questions, bins + 1): per question and bin hits − Σ c/100, then the question's rows."""
+def _question_bins(cluster: np.ndarray, confidence: np.ndarray, correct: np.ndarray, out: np.ndarray) -> None:
+    """Fill `out` (questions, bins + 1): per question and bin hits − Σ c/100, then the question's rows."""
+    questions = out.shape[0]
     cell = cluster * N_BINS + bin_index(confidence, uniform_edges())
     gaps = np.bincount(cell, weights=correct - confidence / 100.0, minlength=questions * N_BINS)
-    return np.hstack([gaps.reshape(questions, N_BINS), np.bincount(cluster, minlength=questions)[:, None]])
+    out[:, :N_BINS] = gaps.reshape(questions, N_BINS)
+    out[:, N_BINS] = np.bincount(cluster, minlength=questions)
 
 
 def question_totals(rows: list[Result], baseline: list[Result], method: str) -> tuple[list[str], np.ndarray]:
@@ -86,15 +88,17 @@ def question_totals(rows: list[Result], baseline: list[Result], method: str) -> 
     shared["theirs"][found[shared["ours"]]] = True
     questions = sorted({ours.question_id[p] for p in np.flatnonzero(shared["ours"]).tolist()})
     index = {qid: i for i, qid in enumerate(questions)}
-    blocks = []
-    for side, columns, marks in ((rows, ours, shared["ours"]), (baseline, theirs, shared["theirs"])):
+    totals = np.empty((len(questions), 2 * (N_BINS + 1)))    # filled in place: no copy of a side's block
+    for number, (side, columns, marks) in enumerate(((rows, ours, shared["ours"]),
+                                                     (baseline, theirs, shared["theirs"]))):
         data = calibration_set(side, method)
         keep = marks[data.positions]
         ids = columns.question_id
         cluster = np.fromiter((index[ids[p]] for p in data.positions[keep].tolist()), dtype=np.int64,
                               count=int(keep.sum()))
-        blocks.append(_question_bins(cluster, data.confidence[keep], data.correct[keep], len(questions)))
-    return questions, np.hstack(blocks)
+        _question_bins(cluster, data.confidence[keep], data.correct[keep],
+                       totals[:, number * (N_BINS + 1):(number + 1) * (N_BINS + 1)])
+    return questions, totals
 
 
 def _value(x: np.ndarray) -> float | None:
