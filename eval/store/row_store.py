@@ -160,7 +160,7 @@ class RowStore:
 def latest_of(read: array, store: RowStore, held: list[SlimRow]) -> list[SlimRow]:
     """The rows read (store indices, -1 - k for `held[k]`): the latest of each key, at its key's
     first position. Keys are matched by question id within (strategy, repeat)."""
-    positions: dict[tuple[str, int], dict[bytes, int]] = {}
+    positions: dict[tuple[int, int], dict[bytes, int]] = {}   # by (strategy code, repeat)
     chosen = array("q")
     for index in read:
         if index >= 0:
@@ -196,12 +196,12 @@ class PackedRow(SlimRow):
         return self.extras.get(key) if key in self._store.extra_names else None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
         if name in self._store.extra_names:    # else no row of the store holds it: skip parsing its extras
             extras = self.extras
             if name in extras:
                 return extras[name]
-        if name.startswith("_"):
-            raise AttributeError(name)
         if _of_result(name):
             return getattr(self.full(), name)
         raise AttributeError(f"the row of {self.question_id!r} has no field {name!r}")
