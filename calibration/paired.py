@@ -66,29 +66,39 @@ def both_deltas(totals: np.ndarray) -> np.ndarray:
     return np.stack([ece_delta(totals), over_delta(totals)])
 
 
-def _question_bins(cluster: np.ndarray, confidence: np.ndarray, correct: np.ndarray, questions: int) -> np.ndarray:
-    """(questions, bins + 1): per question and bin hits − Σ c/100, then the question's rows."""
+def _question_bins(cluster: np.ndarray, confidence: np.ndarray, correct: np.ndarray, out: np.ndarray) -> None:
+    """Fill `out` (questions, bins + 1): per question and bin hits − Σ c/100, then the question's rows."""
+    questions = out.shape[0]
     cell = cluster * N_BINS + bin_index(confidence, uniform_edges())
     gaps = np.bincount(cell, weights=correct - confidence / 100.0, minlength=questions * N_BINS)
-    return np.hstack([gaps.reshape(questions, N_BINS), np.bincount(cluster, minlength=questions)[:, None]])
+    out[:, :N_BINS] = gaps.reshape(questions, N_BINS)
+    out[:, N_BINS] = np.bincount(cluster, minlength=questions)
 
 
 def question_totals(rows: list[Result], baseline: list[Result], method: str) -> tuple[list[str], np.ndarray]:
     """The questions with a (question, repeat) pair on both sides, sorted, and their per-question
     totals, shape (questions, 2·(bins + 1)): the side's columns, then the baseline's."""
     ours, theirs = columns_of(rows), columns_of(baseline)
-    ours_pairs = set(zip(ours.question_id, ours.repeat))
-    shared = ours_pairs & set(theirs.positions)
-    questions = sorted({qid for qid, _ in shared})
+    # which rows of each side have their (question, repeat) on the other: marks by row position, not
+    # a set of pairs (a strategy's rows hold each pair once), so a million rows make no tuple each
+    position = theirs.positions
+    found = np.fromiter((position.get(pair, -1) for pair in zip(ours.question_id, ours.repeat)), dtype=np.int64,
+                        count=len(ours.question_id))
+    shared = {"ours": found >= 0, "theirs": np.zeros(len(theirs.question_id), dtype=bool)}
+    shared["theirs"][found[shared["ours"]]] = True
+    questions = sorted({ours.question_id[p] for p in np.flatnonzero(shared["ours"]).tolist()})
     index = {qid: i for i, qid in enumerate(questions)}
-    blocks = []
-    for side, columns in ((rows, ours), (baseline, theirs)):
+    totals = np.empty((len(questions), 2 * (N_BINS + 1)))    # filled in place: no copy of a side's block
+    for number, (side, columns, marks) in enumerate(((rows, ours, shared["ours"]),
+                                                     (baseline, theirs, shared["theirs"]))):
         data = calibration_set(side, method)
-        keep = np.array([(columns.question_id[p], columns.repeat[p]) in shared for p in data.positions.tolist()],
-                        dtype=bool)
-        cluster = np.array([index[columns.question_id[p]] for p in data.positions[keep].tolist()], dtype=np.int64)
-        blocks.append(_question_bins(cluster, data.confidence[keep], data.correct[keep], len(questions)))
-    return questions, np.hstack(blocks)
+        keep = marks[data.positions]
+        ids = columns.question_id
+        cluster = np.fromiter((index[ids[p]] for p in data.positions[keep].tolist()), dtype=np.int64,
+                              count=int(keep.sum()))
+        _question_bins(cluster, data.confidence[keep], data.correct[keep],
+                       totals[:, number * (N_BINS + 1):(number + 1) * (N_BINS + 1)])
+    return questions, totals
 
 
 def _value(x: np.ndarray) -> float | None:

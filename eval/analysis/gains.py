@@ -95,6 +95,7 @@ def compare(rows: list[Result], baseline: Mapping[tuple[str, int], Result] | lis
     """The gains entry of one strategy's rows against the baseline rows by (question, repeat)
     (`baseline`: those rows, or them by (question, repeat)); computed on the shared columns."""
     ours = columns_of(rows)
+    position: Mapping[tuple[str, int], int]
     if isinstance(baseline, list):
         theirs = columns_of(baseline)
         position = theirs.positions

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, Callable, overload
+from typing import Any, Callable, Iterator, overload
 
 from factprobe.eval.analysis.columns import StrategyRows
 from factprobe.eval.config.baseline import resolve_baseline
@@ -125,13 +126,24 @@ def latest_rows(rows: list[Result]) -> LatestRows:
     writes the same rows in another order, and no figure may depend on it (a float sum does)."""
     if isinstance(rows, LatestRows):
         return rows
-    latest: dict[tuple[str, str, int], Result] = {}
+    # three stable sorts, least significant key first, instead of a dict and a tuple per row (a
+    # million rows): equal keys stay in file order, so the last of each run is the latest row
     strategy_rank: dict[str, int] = {}
-    for row in rows:
-        latest[(row.question_id, row.strategy, row.repeat)] = row
-        strategy_rank.setdefault(row.strategy, len(strategy_rank))
-    ordered = sorted(latest.items(), key=lambda item: (strategy_rank[item[0][1]], item[0][0], item[0][2]))
-    return LatestRows(row for _, row in ordered)
+    ranks = [strategy_rank.setdefault(strategy, len(strategy_rank)) for strategy in map(attrgetter("strategy"), rows)]
+    ids: list[str] = list(map(attrgetter("question_id"), rows))
+    repeats: list[int] = list(map(attrgetter("repeat"), rows))
+    order = sorted(range(len(rows)), key=repeats.__getitem__)
+    order.sort(key=ids.__getitem__)
+    order.sort(key=ranks.__getitem__)
+    return LatestRows(rows[i] for i in _last_of_each_key(order, ranks, ids, repeats))
+
+
+def _last_of_each_key(order: list[int], ranks: list[int], ids: list[str], repeats: list[int]) -> Iterator[int]:
+    """The positions in `order` (sorted by the keys) whose key the next position does not share."""
+    for i, following in zip(order, [*order[1:], None]):
+        if following is None or ids[following] != ids[i] or repeats[following] != repeats[i] \
+                or ranks[following] != ranks[i]:
+            yield i
 
 
 def answerable(rows: list[Result]) -> list[Result]:

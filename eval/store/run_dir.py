@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 import time
+from array import array
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Iterator
@@ -26,6 +27,7 @@ from factprobe.eval.core.speedups import reading_rows
 from factprobe.eval.store.atomic import atomic_write_text
 from factprobe.eval.store.disk_space import DiskFull, is_disk_full
 from factprobe.eval.store.finite import check_finite
+from factprobe.eval.store.row_store import RowStore, latest_of
 from factprobe.eval.store.slim_rows import RowFile, SlimRow, fast_row_dict
 from factprobe.eval.store.stale import remove_stale
 
@@ -286,27 +288,35 @@ class RunDir:
         return {row.key: row for row in self.iter_results()}
 
     def latest_slim(self) -> list[SlimRow]:
-        """`latest()` as slim rows (factprobe.eval.store.slim_rows), in the same order, read in one pass;
-        the same rows are accepted and the same errors raised."""
+        """`latest()` as slim rows (factprobe.eval.store.slim_rows), in the same order, read in one pass
+        and packed into columns (factprobe.eval.store.row_store); the same rows are accepted and the
+        same errors raised."""
         file = RowFile(self.results_path, parse_row)
-        latest: dict[Key, SlimRow] = {}
         with reading_rows():   # the collector paused (factprobe.eval.core.speedups)
-            self._read_slim(file, latest)
-        return list(latest.values())
+            return self._read_slim(file, RowStore(file))
 
-    def _read_slim(self, file: RowFile, latest: dict[Key, SlimRow]) -> None:
+    def _read_slim(self, file: RowFile, store: RowStore) -> list[SlimRow]:
+        """The latest row of each key at its key's first position (as `latest()` orders them).
+
+        While the file is read, only the store's buffers grow (a packed row is an index, -1 - k
+        the k-th row held whole): objects kept among each line's freed ones would pin the
+        allocator's arenas. Keys are matched once the file is read."""
+        read = array("q")
+        held: list[SlimRow] = []
         for number, offset, line, torn in self._lines():
             data = fast_row_dict(line)
-            if data is not None:
-                row = SlimRow.from_dict(data, file, offset)
-            else:
+            index = None if data is None else store.add(data, offset)
+            if index is None:
                 try:
-                    row = SlimRow.from_result(parse_row(line), file, offset)
+                    held.append(SlimRow.from_dict(data, file, offset) if data is not None
+                                else SlimRow.from_result(parse_row(line), file, offset))
                 except ValidationError as exc:
                     if torn:
                         break
                     raise row_error(self.results_path, number, exc) from None
-            latest[row.key] = row
+                index = -len(held)
+            read.append(index)
+        return latest_of(read, store, held)
 
     def done_keys(self) -> set[Key]:
         """Keys --resume leaves alone: the latest row is graded and every post step succeeded.

@@ -7,7 +7,8 @@ fields: `hop_grades` (the grades of `hops`) and `steps` (the scalar values of th
 `SUMMARY_STEPS` that sections read). It answers every other `Result` attribute (`trace`, `raw`,
 `question`, `hops`, `model_dump`, …) by reading its own line of results.jsonl again, so code
 written for `Result`, such as a plugin's section or plot, keeps working; only those bulky reads
-cost a parse each.
+cost a parse each. A `HeldRow` keeps those fields in its own slots; `RunDir.latest_slim` packs
+them into columns instead (factprobe.eval.store.row_store), about a fifth of the memory.
 
 `fast_row_dict` parses a line with orjson (three times faster than json) and accepts it only when
 every field each row holds (ResultCore) is present with exactly the type `Result` would hold, so the
@@ -155,7 +156,7 @@ class RowFile:
                 yield json.loads(data) if plain else self.parse(data.decode("utf-8")).model_dump(mode="json")
 
 
-def _extras(data: dict[str, Any]) -> dict[str, Any]:
+def extras_of(data: dict[str, Any]) -> dict[str, Any]:
     """The keys of a row dict beyond ResultCore's (the added fields and a user's own keys), in their order."""
     names = data.keys() - FIELD_SET
     ordered = [name for name in data if name in names] if len(names) > 1 else names
@@ -164,9 +165,10 @@ def _extras(data: dict[str, Any]) -> dict[str, Any]:
 
 class SlimRow:
     """One row's summary fields (see the module docstring); other `Result` attributes are read from
-    the file on access."""
+    the file on access. Two kinds: `HeldRow` holds its fields itself, and a packed row
+    (factprobe.eval.store.row_store) reads them from the columns of the rows read with it."""
 
-    __slots__ = (*HELD, "extras", "hop_grades", "steps", "_file", "_offset", "_plain")
+    __slots__ = ()
 
     question_id: str
     strategy: str
@@ -199,24 +201,11 @@ class SlimRow:
     @classmethod
     def from_dict(cls, data: dict[str, Any], file: RowFile | None, offset: int) -> SlimRow:
         """From a `fast_row_dict` (its values already checked)."""
-        row = cls.__new__(cls)
-        for name in HELD:
-            setattr(row, name, data[name])
-        row.strategy, row.category, row.grader = (sys.intern(row.strategy), sys.intern(row.category),
-                                                  sys.intern(row.grader))
-        row.grade = GRADES[data["grade"]]
-        hops = data["hops"]
-        row.hop_grades = None if hops is None else tuple([None if h["grade"] is None else GRADES[h["grade"]]
-                                                          for h in hops])
-        read = [step for step in data["trace"] if step.get("step") in SUMMARY_STEPS]   # most rows: none
-        row.steps = summary_steps(read) if read else ()
-        row.extras = _extras(data) if len(data) > len(FIELDS) else {}   # every field is present
-        row._file, row._offset, row._plain = file, offset, True
-        return row
+        return HeldRow.held(data, file, offset)
 
     @classmethod
     def from_result(cls, result: Result, file: RowFile | None = None, offset: int = 0) -> SlimRow:
-        row = cls.from_dict(result.model_dump(mode="json"), file, offset)
+        row = HeldRow.held(result.model_dump(mode="json"), file, offset)
         row._plain = False          # its line is not a model dump as it stands
         if file is None:
             row._file = result
@@ -225,8 +214,7 @@ class SlimRow:
     def moved_to(self, file: RowFile, offset: int) -> SlimRow:
         """This row, now read from `file` at `offset`: where its line was copied byte for byte (a
         merge), so what it holds and how its bulk parses are unchanged."""
-        self._file, self._offset = file, offset
-        return self
+        raise NotImplementedError
 
     @property
     def key(self) -> Key:
@@ -240,7 +228,8 @@ class SlimRow:
     @property
     def row_file(self) -> RowFile | None:
         """The results.jsonl the row was read from (None for a row made from a Result)."""
-        return self._file if isinstance(self._file, RowFile) else None
+        file = self._file
+        return file if isinstance(file, RowFile) else None
 
     @property
     def plain(self) -> bool:
@@ -256,11 +245,12 @@ class SlimRow:
 
     def full(self) -> Result:
         """The whole row, parsed again from its line (or the Result it was made from)."""
-        if isinstance(self._file, Result):
-            return self._file
-        if self._file is None:
+        file = self._file
+        if isinstance(file, Result):
+            return file
+        if file is None:
             raise ValueError(f"row {self.key} has no file to read its other fields from")
-        return self._file.full(self._offset)
+        return file.full(self._offset)
 
     def __getattr__(self, name: str) -> Any:
         # only called for names not in the slots: a field added by a post step, or bulk of the row
@@ -275,6 +265,37 @@ class SlimRow:
 
     def __repr__(self) -> str:
         return f"SlimRow({self.question_id!r}, {self.strategy!r}, {self.repeat}, {self.grade.value})"
+
+
+class HeldRow(SlimRow):
+    """A slim row holding its fields in its own slots (about 1 KB of objects a row): a row made
+    from a Result, or one whose values the packed columns cannot hold."""
+
+    __slots__ = (*HELD, "extras", "hop_grades", "steps", "_file", "_offset", "_plain")
+
+    @classmethod
+    def held(cls, data: dict[str, Any], file: RowFile | None, offset: int) -> HeldRow:
+        row = cls.__new__(cls)
+        for name in HELD:
+            setattr(row, name, data[name])
+        row.strategy, row.category, row.grader = (sys.intern(row.strategy), sys.intern(row.category),
+                                                  sys.intern(row.grader))
+        row.grade = GRADES[data["grade"]]
+        row.hop_grades = hop_grades_of(data["hops"])
+        read = [step for step in data["trace"] if step.get("step") in SUMMARY_STEPS]   # most rows: none
+        row.steps = summary_steps(read) if read else ()
+        row.extras = extras_of(data) if len(data) > len(FIELDS) else {}   # every field is present
+        row._file, row._offset, row._plain = file, offset, True
+        return row
+
+    def moved_to(self, file: RowFile, offset: int) -> SlimRow:
+        self._file, self._offset = file, offset
+        return self
+
+
+def hop_grades_of(hops: list[dict[str, Any]] | None) -> tuple[Grade | None, ...] | None:
+    """The grades of a row dict's `hops` (None without hops)."""
+    return None if hops is None else tuple([None if h["grade"] is None else GRADES[h["grade"]] for h in hops])
 
 
 def hop_grades(row: Result | SlimRow) -> tuple[Grade | None, ...] | None:

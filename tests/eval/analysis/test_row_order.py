@@ -37,3 +37,25 @@ def test_the_summary_is_the_same_whatever_the_order_of_the_rows(tmp_path, monkey
         shuffled = list(rows)
         random.Random(seed).shuffle(shuffled)
         assert build_summary(shuffled, manifest) == expected
+
+
+def test_latest_rows_keeps_the_last_row_of_each_key_in_canonical_order() -> None:
+    """The sorting rule against the plain one it replaced: a dict of the last row per key, sorted
+    by (strategy's first appearance, question id, repeat)."""
+    from types import SimpleNamespace
+
+    from factprobe.eval.analysis.summary import latest_rows
+
+    rng = random.Random(7)
+    rows = [SimpleNamespace(question_id=rng.choice(["q1", "q10", "q2", "é", "Z", ""]), repeat=rng.randrange(3),
+                            strategy=rng.choice(["rag", "vanilla", "best_of_n"]), number=number)
+            for number in range(400)]
+    latest: dict = {}
+    rank: dict = {}
+    for row in rows:
+        latest[(row.question_id, row.strategy, row.repeat)] = row
+        rank.setdefault(row.strategy, len(rank))
+    expected = [row for _, row in sorted(latest.items(), key=lambda item: (rank[item[0][1]], item[0][0], item[0][2]))]
+    kept = latest_rows(rows)  # type: ignore[arg-type]
+    assert [row.number for row in kept] == [row.number for row in expected] and len(kept) < len(rows)
+    assert list(latest_rows([])) == []
