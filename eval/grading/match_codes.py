@@ -61,15 +61,11 @@ def _currency(text: str) -> str | None:
 
 @cache
 def _elements() -> dict[str, str]:
-    """Element names (lower case) and symbols (as written) to symbols."""
+    """Element names (lower case) and symbols (as written) to symbols; periodictable leaves out the neutron."""
     import periodictable  # only where an element is asked
 
-    found = {}
-    for element in periodictable.elements:
-        if element.number > 0:
-            found[element.name.lower()] = found[element.symbol] = element.symbol
-    found["aluminium"], found["sulphur"], found["caesium"] = "Al", "S", "Cs"  # the other spellings of three names
-    return found
+    found = {key: el.symbol for el in periodictable.elements for key in (el.name.lower(), el.symbol)}
+    return found | {"aluminium": "Al", "sulphur": "S", "caesium": "Cs"}  # the other spellings of three names
 
 
 def _element(text: str) -> str | None:

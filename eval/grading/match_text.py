@@ -41,6 +41,9 @@ class Finding:
         return f"{self.kind}: {self.detail}"
 
 
+_PRECEDENCE = (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT)  # of the findings over several golds
+
+
 def combine(findings: list[Finding], notation: str = "") -> Finding:
     """One finding over the gold and its aliases: a match with any wins; then undecided, vague, conflict.
 
@@ -49,12 +52,7 @@ def combine(findings: list[Finding], notation: str = "") -> Finding:
     alias was compared.
     """
     compared = [finding for finding in findings if finding.detail != notation]
-    findings = compared or findings
-    for wanted in (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT):
-        for finding in findings:
-            if finding.found is wanted:
-                return finding
-    return Finding(Found.UNSURE, "text", "nothing to compare")
+    return min(compared or findings, key=lambda finding: _PRECEDENCE.index(finding.found))
 
 
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were|would\s+be))|the\s+answer\s+is"

@@ -240,8 +240,6 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     dated = [range(m.start, m.end) for m in find_dates(detail)]  # "…, set in 2009", "…, 16 May 2009": not measures
     others = {relate(wanted, q) for q in find_quantities(detail) if _of_its_kind(wanted, q, question) and not (
         wanted.dimension and (q.looks_like_year or any(q.start in span for span in dated)))}
-    if re.match(r"\W*(?:which|that)\s+is\b", detail) and relation is Relation.COARSER and others == {Relation.MATCH}:
-        relation, others = Relation.MATCH, set()  # the gold stated after a conversion ("0 K, which is …")
     if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
         if items != quantity.value:
             return Finding(Found.UNSURE, "number", "a count beside items that do not add up to it")
