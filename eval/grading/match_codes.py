@@ -1,11 +1,9 @@
 """Match kind `code`: a currency, a chemical element or a unit named by its standard code or its name.
 
-The codes are standards kept by well-maintained libraries, not by us: ISO 4217 currencies from
-pycountry (alpha code and name), the elements' symbols and names from periodictable, and units'
-symbols and names from pint. A claim and a gold that both resolve match when they resolve to the
-same code and conflict when they resolve to different ones; anything that does not resolve is left
-to the other kinds. Used only where the question asks for a currency, an element or its symbol, or
-a unit, so "Mercury" the planet or a word that happens to be a code is never read as one.
+The standards come from libraries: ISO 4217 currencies from pycountry, the elements from periodictable,
+units from pint. A claim and a gold resolving to the same code match, to different ones conflict; what does
+not resolve is left to the other kinds. Read only where the question asks for a currency, an element or its
+symbol, or a unit, so "Mercury" the planet or a word that happens to be a code is never read as one.
 """
 
 from __future__ import annotations
