@@ -10,9 +10,10 @@ or as TSV/CSV with a header row:
     repeat    optional: the repeat this answer belongs to (0, 1, …); without it, every repeat
 
 Other columns are ignored (a file may carry the question text), except one whose name is a near
-miss of a missing known field, which is refused naming the field it resembles. A bad line stops
-the run before any question (factprobe.eval.config checks the file) naming the file, the line
-and the field. A question the file does not answer becomes an ERROR row saying so, counted as
+miss of a missing known field, which is refused naming the field it resembles. The file is read
+one line at a time (text_lines: a line over 64 MiB is refused before it is held whole). A bad line
+stops the run before any question (factprobe.eval.config checks the file) naming the file, the
+line and the field. A question the file does not answer becomes an ERROR row saying so, counted as
 every failed row is. Graded and reported like any strategy; latency and tokens are not measured
 (null in the summary, never zero), and no model is loaded when every strategy is recorded.
 """
@@ -24,6 +25,7 @@ import difflib
 import hashlib
 import json
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +36,8 @@ from factprobe.agents.linear import linear_graph
 from factprobe.agents.models.base import Completion, GenerationParams, Message, ModelError
 from factprobe.agents.registry import register_strategy
 from factprobe.agents.state import QAState
-from factprobe.eval.core.errors import StrategyOptionError
+from factprobe.eval.core.errors import DatasetError, StrategyOptionError
+from factprobe.eval.core.text_files import text_lines
 
 FIELDS = ("id", "answer", "confidence", "repeat")
 ALIASES = {"question_id": "id"}
@@ -109,24 +112,53 @@ def _fields(record: dict[str, Any], where: str) -> dict[str, Any]:
     return fields
 
 
-def _records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every line, read one at a time (text_lines: a line over its limit, or
+    not UTF-8, is refused naming the file and line before more of it is read)."""
+    try:
+        yield from text_lines(path)
+    except DatasetError as exc:
+        raise AnswersFileError(str(exc)) from None
+
+
+def _is_jsonl(path: Path) -> bool:
+    """JSONL by its suffix, or, when the suffix is neither .tsv nor .csv, by a first non-blank
+    character `{`."""
+    suffix = path.suffix.lower()
+    if suffix in JSONL_SUFFIXES:
+        return True
+    if suffix in (".tsv", ".csv"):
+        return False
+    for _, line in _lines(path):
+        if line.strip():
+            return line.lstrip().startswith("{")
+    return False
+
+
+def _json_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    records = []
+    for number, line in _lines(path):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise AnswersFileError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise AnswersFileError(f"{path}, line {number}: JSON nested too deeply to read") from None
+        if not isinstance(record, dict):
+            raise AnswersFileError(f"{path}, line {number}: expected a JSON object with id and answer, "
+                                   f"got {type(record).__name__}")
+        records.append((number, record))
+    return records
+
+
+def _records(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """(line number, record) of every non-blank line of a JSONL file or data row of a TSV/CSV file."""
-    first = text.lstrip()[:1]
-    if path.suffix.lower() in JSONL_SUFFIXES or (first == "{" and path.suffix.lower() not in (".tsv", ".csv")):
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise AnswersFileError(f"{path}, line {number}: not valid JSON ({exc.msg})") from None
-            if not isinstance(record, dict):
-                raise AnswersFileError(f"{path}, line {number}: expected a JSON object with id and answer, "
-                                       f"got {type(record).__name__}")
-            records.append((number, record))
-        return records
-    reader = csv.DictReader(text.splitlines(), delimiter="," if path.suffix.lower() == ".csv" else "\t")
+    if _is_jsonl(path):
+        return _json_records(path)
+    reader = csv.DictReader((line for _, line in _lines(path)),
+                            delimiter="," if path.suffix.lower() == ".csv" else "\t")
     records = []
     for row in reader:
         if None in row:
@@ -137,15 +169,19 @@ def _records(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     return records
 
 
+def _sha256(path: Path) -> str:
+    """sha256 of the file's bytes, read in chunks."""
+    try:
+        with path.open("rb") as handle:
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError as exc:
+        raise AnswersFileError(f"{path}: cannot be read ({exc.strerror})") from None
+
+
 @lru_cache(maxsize=8)
 def _read(path: Path, stamp: tuple[int, int]) -> Answers:
-    try:
-        data = path.read_bytes()
-        text = data.decode("utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AnswersFileError(f"{path}: cannot be read as UTF-8 text ({exc})") from None
     by_key: dict[tuple[str, int | None], RecordedAnswer] = {}
-    for number, record in _records(path, text):
+    for number, record in _records(path):
         where = f"{path}, line {number}"
         fields = _fields(record, where)
         question_id = fields["id"]
@@ -163,7 +199,7 @@ def _read(path: Path, stamp: tuple[int, int]) -> Answers:
     if not by_key:
         raise AnswersFileError(f"{path}: holds no answers (expected id and answer per line, JSONL or "
                                f"TSV/CSV with a header row)")
-    return Answers(path, hashlib.sha256(data).hexdigest(), by_key)
+    return Answers(path, _sha256(path), by_key)
 
 
 def read_answers(path: Path) -> Answers:

@@ -3,17 +3,22 @@ any strategy, with bad files refused before any question and missing answers cou
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import tracemalloc
 from pathlib import Path
 
 import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
+from factprobe.agents.strategies.recorded import AnswersFileError, RecordedAnswer, read_answers
+from factprobe.eval.core import text_files
 from factprobe.eval.core.schema import Question
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.store.run_dir import RunDir
-from tests.fakes import ScriptedModel, last_user, write_questions
+from tests.fakes import ScriptedModel, last_user, refused, write_questions
 
 QUESTIONS = [
     Question(id="danube", question="Which river flows through Vienna?", answer="Danube", category="rivers"),
@@ -130,3 +135,81 @@ def test_answers_per_repeat_and_resume_from_another_directory(tmp_path, dataset,
     assert grades[("danube", 0)] == "CORRECT" and grades[("danube", 1)] == "INCORRECT"
     monkeypatch.chdir(second)                      # the manifest holds the file's absolute path
     assert cli.main(["run", "--resume", "--out", str(out)]) == 0
+
+
+LIMIT = 256 * 1024     # text_files.MAX_LINE_BYTES lowered, so the long lines below stay a few MB
+HUGE = 6 * 2**20
+
+
+def long_line_file(path: Path, head: bytes, filler: bytes = b"x") -> Path:
+    """`head`, then line 2: `filler` to HUGE bytes (24 times the lowered limit), written in pieces."""
+    with path.open("wb") as handle:
+        handle.write(head)
+        for _ in range(HUGE // 2**16):
+            handle.write(filler * (2**16 // len(filler)))
+        handle.write(b"\n")
+    return path
+
+
+@pytest.mark.parametrize(("name", "head"), [
+    ("a.jsonl", b'{"id": "danube", "answer": "Danube"}\n{"id": "mercury", "answer": "'),
+    ("a.tsv", b"id\tanswer\ndanube\t"),
+    ("answers", b'{"id": "danube", "answer": "Danube"}\n{"id": "mercury", "answer": "'),   # sniffed as JSONL
+])
+def test_a_line_over_the_limit_stops_the_run_naming_file_and_line(tmp_path, dataset, no_model, capsys,
+                                                                  monkeypatch, name, head) -> None:
+    monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
+    path = long_line_file(tmp_path / name, head)
+    out = tmp_path / "run"
+    refused(capsys, ["run", "--dataset", dataset, "--answers", str(path), "--out", str(out)],
+            f"{path}, line 2: longer than {LIMIT:,} bytes")
+    assert not (out / "manifest.json").exists()
+
+
+def test_the_long_line_is_not_read_whole(tmp_path, monkeypatch) -> None:
+    """Python's allocations while reading stay far below the line's size (the whole-file read held
+    it twice: bytes and text)."""
+    monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
+    path = long_line_file(tmp_path / "a.jsonl", b'{"id": "danube", "answer": "Danube"}\n{"id": "m", "answer": "')
+    tracemalloc.start()
+    try:
+        with pytest.raises(AnswersFileError, match="line 2: longer than"):
+            read_answers(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < HUGE / 4, f"peak {peak:,} bytes"
+
+
+def test_a_line_that_is_not_utf8_is_named(tmp_path) -> None:
+    path = tmp_path / "a.tsv"
+    path.write_bytes(b"id\tanswer\ndanube\tDanube\nmercury\tV\xe9nus\n")
+    with pytest.raises(AnswersFileError, match=re.escape(f"{path.resolve()}, line 3: not UTF-8 text (byte 0xe9")):
+        read_answers(path)
+
+
+def test_a_good_file_reads_as_before(tmp_path) -> None:
+    """Records, their lines (blank lines counted), the answers as written and the sha256 of the
+    file's bytes, a byte-order mark included."""
+    jsonl = tmp_path / "a.jsonl"
+    jsonl.write_bytes(b'\xef\xbb\xbf{"id": "danube", "answer": " Danube ", "confidence": 80}\n\n'
+                      b'{"question_id": 7, "answer": null, "repeat": 1}\r\n')
+    answers = read_answers(jsonl)
+    assert answers.sha256 == hashlib.sha256(jsonl.read_bytes()).hexdigest()
+    assert answers.by_key == {("danube", None): RecordedAnswer("Danube", 80.0, 1),
+                              ("7", 1): RecordedAnswer(None, None, 3)}
+    tsv = tmp_path / "a.tsv"
+    tsv.write_text("id\tanswer\tnote\n\ndanube\tthe Danube\tx\r\nmercury\t\t\n", encoding="utf-8")
+    assert read_answers(tsv).by_key == {("danube", None): RecordedAnswer("the Danube", None, 3),
+                                        ("mercury", None): RecordedAnswer(None, None, 4)}
+    sniffed = tmp_path / "answers"
+    sniffed.write_text('\n  {"id": "danube", "answer": "Danube"}\n', encoding="utf-8")
+    assert read_answers(sniffed).by_key == {("danube", None): RecordedAnswer("Danube", None, 2)}
+
+
+def test_a_quoted_cell_keeps_its_line_break(tmp_path) -> None:
+    """A quoted CSV cell over two lines keeps the line break (the whole-file read lost it: "theDanube")."""
+    path = tmp_path / "a.csv"
+    path.write_text('id,answer\ndanube,"the\nDanube"\nmercury,Venus\n', encoding="utf-8")
+    assert read_answers(path).by_key == {("danube", None): RecordedAnswer("the\nDanube", None, 3),
+                                         ("mercury", None): RecordedAnswer("Venus", None, 4)}
