@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
@@ -18,8 +19,9 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from factprobe.eval.core.errors import plain_words
+from factprobe.eval.core.errors import DatasetError, plain_words
 from factprobe.eval.core.schema import Grade, Question
+from factprobe.eval.core.text_files import text_lines
 from factprobe.eval.grading.base import Grader
 from factprobe.eval.grading.service import GradingService
 
@@ -94,15 +96,21 @@ def _case_error(path: Path, line: int, field: str, problem: str) -> CasesError:
                       f"file is one JSON object {CASE_SCHEMA}; fix that line and run again.")
 
 
-def load_cases(path: Path) -> list[LoadedCase]:
-    """Every case in a JSONL file; raises CasesError naming the file, line and field of a bad one."""
+def _case_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of every line, read one at a time (text_lines: a line over its limit, or
+    not UTF-8, is refused naming the file and line before more of it is read)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CasesError(f"cannot read grading cases from {path}: {exc}. Give a JSONL file with one "
-                         f"object {CASE_SCHEMA} per line.") from exc
+        yield from text_lines(path)
+    except DatasetError as exc:   # its message starts with the path
+        raise CasesError(f"cannot read grading cases from {exc}. Give a JSONL file with one "
+                         f"object {CASE_SCHEMA} per line.") from None
+
+
+def load_cases(path: Path) -> list[LoadedCase]:
+    """Every case in a JSONL file, read line by line; raises CasesError naming the file, line and
+    field of a bad one."""
     cases: list[LoadedCase] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in _case_lines(path):
         if not raw.strip():
             continue
         try:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,8 @@ from sklearn.metrics import cohen_kappa_score
 import factprobe.eval.cli.audit as audit_command
 import factprobe.eval.cli.main as cli
 import factprobe.eval.grading.judge_loader as judge_loader
-from factprobe.eval.grading.audit import cohen_kappa, load_cases
+from factprobe.eval.core import text_files
+from factprobe.eval.grading.audit import CasesError, cohen_kappa, load_cases
 from tests.fakes import ScriptedModel, last_user
 
 # (answer, label, the grade the scripted judge gives, case type)
@@ -214,6 +217,71 @@ def test_null_gold_is_an_unanswerable_question(tmp_path) -> None:
     [loaded] = load_cases(path)
     assert not loaded.question.answerable and loaded.question.answer is None
     assert loaded.case.case_type == "untyped"
+
+
+LIMIT = 256 * 1024     # text_files.MAX_LINE_BYTES lowered, so the long line stays a few MB
+HUGE = 6 * 2**20
+GOOD_CASE = '{"question": "Q?", "gold": "Paris", "answer": "Paris", "label": "CORRECT"}\n'
+
+
+def long_case_file(path: Path) -> Path:
+    """A good case, then line 2: a case whose answer runs to HUGE bytes (24 times the lowered limit)."""
+    with path.open("wb") as handle:
+        handle.write(GOOD_CASE.encode() + b'{"question": "Q?", "gold": "Paris", "answer": "')
+        for _ in range(HUGE // 2**16):
+            handle.write(b"x" * 2**16)
+        handle.write(b'", "label": "CORRECT"}\n')
+    return path
+
+
+def test_a_case_line_over_the_limit_exits_2_naming_file_and_line(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
+    path = long_case_file(tmp_path / "cases.jsonl")
+    assert cli.main(["audit-grader", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err and captured.err.count("\n") == 1
+    assert f"cannot read grading cases from {path}, line 2: longer than {LIMIT:,} bytes" in captured.err
+
+
+def test_the_long_case_line_is_not_read_whole(tmp_path, monkeypatch) -> None:
+    """Python's allocations while loading stay far below the line's size."""
+    monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
+    path = long_case_file(tmp_path / "cases.jsonl")
+    tracemalloc.start()
+    try:
+        with pytest.raises(CasesError, match="line 2: longer than"):
+            load_cases(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < HUGE / 4, f"peak {peak:,} bytes"
+
+
+def test_a_case_line_that_is_not_utf8_is_named(tmp_path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(GOOD_CASE.encode() + b'{"question": "Q?", "gold": "A", "answer": "\xe9", "label": "CORRECT"}\n')
+    with pytest.raises(CasesError, match=re.escape(f"cannot read grading cases from {path}, line 2: not UTF-8")):
+        load_cases(path)
+
+
+def test_an_empty_or_blank_case_file_holds_no_grading_cases(tmp_path) -> None:
+    for text in ("", "\n  \n\n"):
+        path = tmp_path / "cases.jsonl"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(CasesError, match=re.escape(f"{path} holds no grading cases")):
+            load_cases(path)
+
+
+def test_a_good_case_file_loads_as_before(tmp_path) -> None:
+    """Every case with its line (blank lines counted, CRLF endings read) and its fields as written."""
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes(GOOD_CASE.encode() + b"\n" +
+                     b'{"question": "Q2?", "gold": ["A", "B"], "answer": null, "label": "NOT_ATTEMPTED", '
+                     b'"case_type": "refusal", "note": 1}\r\n')
+    first, second = load_cases(path)
+    assert (first.line, first.question.answer, first.case.label) == (1, "Paris", "CORRECT")
+    assert (second.line, second.question.answer, second.question.aliases) == (3, "A", ["B"])
+    assert second.fields["note"] == 1 and second.case.case_type == "refusal" and second.question.id == "case-3"
 
 
 @pytest.mark.parametrize("seed", range(5))
