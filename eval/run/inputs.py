@@ -6,7 +6,8 @@ The files: `--dataset LOADER:PATH`, `--prompt-file`, `--judge-prompt-file`, `--a
 `--plugin` given as a file, the corpus of `--retriever NAME:PATH` when a strategy retrieves, the id
 files of `--only-ids` and `--exclude-ids` (which questions are asked) and the `--media` folder (what
 the model is shown). A folder is digested over its files (hidden ones left out): their relative
-paths and contents.
+paths and contents, each file's sha256 remembered by its stat in the cache directory so that an
+unchanged file is not read again (factprobe.eval.store.file_digests).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 from factprobe.eval.config.options import OptionError, flag_of
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.run.checks import retriever_spec, retrieving
+from factprobe.eval.store.file_digests import FileDigests
 from factprobe.eval.store.json_store import file_sha256
 
 Entry = dict[str, str]
@@ -34,14 +36,17 @@ class InputChanged(OptionError):
 
 def content_sha256(path: Path) -> str:
     """sha256 of a file's content, or of a folder's files (relative path and content of each,
-    in sorted order, hidden files left out)."""
+    in sorted order, hidden files left out; a file unchanged since it was last digested is not read
+    again: FileDigests)."""
     if path.is_file():
         return file_sha256(path)
     digest = hashlib.sha256()
     files = sorted(p for p in path.rglob("*") if p.is_file()
                    and not any(part.startswith(".") for part in p.relative_to(path).parts))
+    known = FileDigests()
     for file in files:
-        digest.update(f"{file.relative_to(path).as_posix()}\x00{file_sha256(file)}\n".encode())
+        digest.update(f"{file.relative_to(path).as_posix()}\x00{known.sha256(file)}\n".encode())
+    known.save(path)
     return digest.hexdigest()
 
 
