@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from factprobe.eval.grading.phrases import is_refusal
 from factprobe.eval.grading.sentence_names import CALENDAR
+from factprobe.eval.grading.sentence_slot import restates
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
@@ -207,11 +208,17 @@ _THEN_NOT = re.compile(r"^(?P<claim>[^;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:
 _ACTUALLY = re.compile(r"^(?:(?:although|though|while)\s[^,;]+,|[^;]+?,?\s+but)\s+(?P<claim>[^;,]*\b(?:actually|really"
                        r"|in\s+fact)\b[^;]*)$", re.I)
 _ACTUAL_WORD = re.compile(r"\s*\b(?:actually|really|in\s+fact)\b", re.I)
-# A later sentence that may qualify or revise the first one's answer.
-_REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
-                      r"|contrary|misconception|although|though|nonetheless|nevertheless|whereas|alternatively|disputed"
-                      r"|debated|conflicting|other\s+sources|some\s+sources|final|cannot|unable|unclear)\b"
-                      r"|n't\b|(?:^|(?<=[.!?]\s))(?:but|no)\b|(?-i:\b(?:I|my|My|me)\b)", re.IGNORECASE)
+# A later sentence that withdraws, disputes or replaces the first one's answer: the paragraph is the judge's.
+_REVISES = re.compile(r"\b(?:actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather|contrary"
+                      r"|misconception|myth|untrue|false|alternatively|disputed|debated|conflicting|other\s+sources"
+                      r"|some\s+sources|unclear|not\s+(?:correct|true|right|accurate|so|the\s+case))\b"
+                      r"|(?:^|(?<=[.!?]\s))no\b|\bno\s+(?:\w+\s+){0,3}(?:data|information|records?|evidence|sources?)\b"
+                      r"|\bnot\s+(?:\w+\s+)?(?:documented|known|recorded|confirmed|specified|stated)\b", re.IGNORECASE)
+# A later sentence in the first person that negates ("I couldn't confirm who …", "I'm not certain of the name"):
+# it may decline what the first sentence seemed to answer.
+# A later sentence that opens with a contrast: when it speaks of what is asked, it may hold the real answer.
+_CONTRAST = re.compile(r"^\W*(?:however|but|although|though|yet|nevertheless|nonetheless|still)\b", re.IGNORECASE)
+_OWN_DOUBT = re.compile(r"(?-i:\b(?:I|my|My|me|we|We)\b).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
                           r"\s*(?=\S)", re.IGNORECASE)
@@ -255,10 +262,12 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
         parts = parts[-1:]  # "So the capital is X.": the paragraph's conclusion commits
     if len(parts) > 1 and parts[0].endswith("?"):
         return Unreadable("a paragraph that opens with a question")
-    if len(parts) > 1 and (_REVISES.search(rest := " ".join(parts[1:])) or _HEDGE.search(rest)
-                               or is_refusal(rest) or _SELF_CORRECTION.search(rest)):
-        return Unreadable("a paragraph whose later sentences may qualify or revise its first")
-    return parts[0], " ".join(parts[1:])
+    rest = " ".join(parts[1:])
+    if len(parts) > 1 and (_REVISES.search(rest) or any(is_refusal(part) or _OWN_DOUBT.search(part) or (
+            _CONTRAST.match(part) and restates(part, question)) for part in parts[1:])
+                           or _SELF_CORRECTION.search(rest)):
+        return Unreadable("a paragraph whose later sentences may withdraw or replace its first")
+    return parts[0], rest
 
 
 _FILLER_WORDS = frozenset("sure certainly great good question let me think ok okay well here so".split())
@@ -293,7 +302,10 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
     if isinstance(committed := _first_committed(text, question), Unreadable):
         return committed
     reading = _read_claim(committed[0], golds, question)
-    return replace(reading, later=committed[1]) if isinstance(reading, Claim) and committed[1] else reading
+    if not isinstance(reading, Claim) or not committed[1]:
+        return reading
+    # later sentences that only qualify ("However, …", a hedge) leave the first committing, hedged if they hedge
+    return replace(reading, later=committed[1], hedged=reading.hedged or bool(_HEDGE.search(committed[1])))
 
 
 def _read_claim(text: str, golds: list[str], question: str) -> Reading:

@@ -34,7 +34,7 @@ from factprobe.eval.grading.match_values import COARSER, comparable_figures, com
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
 from factprobe.eval.grading.sentence_names import answer_names
-from factprobe.eval.grading.sentence_slot import slot_finding
+from factprobe.eval.grading.sentence_slot import restates, slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -220,7 +220,8 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
         return True
     return any(other.found is not found and other.found is not Found.UNSURE and not (
         other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
-        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)))
+        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)
+                      if restates(sentence, question)))  # a sentence not about what is asked is background
 
 
 def _names_finding(findings: list[Finding]) -> Finding:
