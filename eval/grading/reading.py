@@ -305,7 +305,27 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
     if not isinstance(reading, Claim) or not committed[1]:
         return reading
     # later sentences that only qualify ("However, …", a hedge) leave the first committing, hedged if they hedge
-    return replace(reading, later=committed[1], hedged=reading.hedged or bool(_HEDGE.search(committed[1])))
+    later = f"{reading.later} {committed[1]}".strip()
+    return replace(reading, later=later, hedged=reading.hedged or bool(_HEDGE.search(committed[1])))
+
+
+# Where one statement of a sentence ends and another begins: a semicolon, ", but", a spaced dash.
+_STATEMENTS = re.compile(r"\s*;\s*|,?\s+but\s+|\s+[—–-]\s+", re.IGNORECASE)
+
+
+def _statement_asked(text: str, question: str) -> tuple[str, str] | None:
+    """Of a sentence's statements ("A; B", "A, but B"), the only one that speaks of what is asked, and the others;
+    None when no single one does, when it denies or contrasts itself, or when another touches what is asked,
+    withdraws or declines."""
+    parts = [part for part in _STATEMENTS.split(text) if part.strip(" .")]
+    asked = [part for part in parts if restates(part, question)]
+    if len(parts) < 2 or len(asked) != 1 or _TURN.search(_HEDGE.sub(" ", asked[0])):
+        return None
+    others = [part for part in parts if part is not asked[0]]
+    if any(restates(other, question, least=1) or _REVISES.search(other) or _SELF_CORRECTION.search(other)
+           or is_refusal(other) for other in others):
+        return None  # another statement touches what is asked too, or takes the answer back
+    return asked[0], "; ".join(others)
 
 
 def _read_claim(text: str, golds: list[str], question: str) -> Reading:
@@ -321,6 +341,9 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
         text = denial["claim"]  # what stands instead of the denied
     elif (actual := _ACTUALLY.match(text.rstrip(" .!"))) and not _TURN.search(_ACTUAL_WORD.sub(" ", actual["claim"])):
         text = _ACTUAL_WORD.sub(" ", actual["claim"])  # "Although X gets the credit, it was actually Y": Y
+    if (statement := _statement_asked(text, question)) and isinstance(
+            reading := _read_claim(statement[0], golds, question), Claim):
+        return replace(reading, later=statement[1])  # the others are context the caller checks
     hedged = bool(_HEDGE.search(text))
     if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
             _without_hedges(text))) > 1:

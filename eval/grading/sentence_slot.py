@@ -115,12 +115,12 @@ def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | Non
     return sentence[tokens[start].start:tokens[end - 1].end]
 
 
-def restates(sentence: str, question: str) -> bool:
-    """The sentence repeats at least `_RESTATED` of the question's content words (or their stems): it speaks of
-    what is asked."""
+def restates(sentence: str, question: str, least: int = _RESTATED) -> bool:
+    """The sentence repeats at least `least` of the question's content words (or their stems): it speaks of what
+    is asked."""
     asked = set(words(question))
     said = {t.norm for t in _tokens(sentence) if t.norm not in FUNCTION_WORDS and len(t.norm) >= 3}
-    return sum(_asked(word, asked) for word in said) >= _RESTATED
+    return sum(_asked(word, asked) for word in said) >= least
 
 
 def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | None:
