@@ -1,24 +1,44 @@
-"""What a strategy graph is built with: the model, the run's options and its seed."""
+"""What a strategy graph is built with: the model, the run's options, its seed and its resources."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from factprobe.agents.models.base import ChatModel, GenerationParams
+from factprobe.agents.resources import RunResources
 
 
-@dataclass
+@dataclass(init=False)
 class StrategyContext:
     """Everything a strategy needs besides the question. `options` holds the run's strategy options
-    (samples, rounds, top_k, retriever, selector, decomposer, …) as the CLI resolved them."""
+    (samples, rounds, top_k, retriever, selector, decomposer, …) as the CLI resolved them;
+    `resources` the run's shared objects (factprobe.agents.resources.RunResources)."""
 
     model: ChatModel
-    seed: int = 0
-    temperature: float = 0.0
-    max_tokens: int = 128
-    options: dict[str, Any] = field(default_factory=dict)
-    resources: dict[str, Any] = field(default_factory=dict)
+    seed: int
+    temperature: float
+    max_tokens: int
+    options: dict[str, Any]
+    resources: RunResources
+
+    def __init__(self, model: ChatModel, seed: int = 0, temperature: float = 0.0, max_tokens: int = 128,
+                 options: dict[str, Any] | None = None,
+                 resources: RunResources | Mapping[str, Any] | None = None) -> None:
+        """`resources` may also be a mapping of field names, as older code passed it
+        (RunResources.from_mapping); a RunResources is kept as it is, so copies made with
+        `dataclasses.replace` share its memos."""
+        self.model = model
+        self.seed = seed
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.options = {} if options is None else options
+        if resources is None:
+            resources = RunResources()
+        elif not isinstance(resources, RunResources):
+            resources = RunResources.from_mapping(resources)
+        self.resources = resources
 
     def params(self, repeat: int = 0, sample_index: int = 0, temperature: float | None = None,
                max_tokens: int | None = None, logprobs: bool = False) -> GenerationParams:

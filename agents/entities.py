@@ -145,14 +145,14 @@ def build_queries(question: str, entities: list[str], combine: bool = True) -> l
 
 def entity_context(context: StrategyContext) -> StrategyContext:
     """The context whose model names the entities: `--entity-model`'s (the run loads it into
-    `resources["entity_model"]`), else the model under test."""
+    `resources.entity_model`), else the model under test."""
     spec = context.options.get("entity_model")
     if not spec:
         return context
-    model = context.resources.get("entity_model")
+    model = context.resources.entity_model
     if model is None:
         raise StrategyOptionError(f"--entity-model {spec}: this strategy context has no such model; the run "
-                                  "loads it into resources['entity_model']")
+                                  "loads it into resources.entity_model")
     return replace(context, model=model)
 
 

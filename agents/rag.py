@@ -9,8 +9,9 @@ its prompts with `agents.prompts.question_block(question, state["context"])`, so
 grading and calibration are unchanged.
 
 The search itself belongs to factprobe.retrieval; the run supplies it as the context's
-`resources["retrieval"]`, a function from the context to a pipeline with `settings` and an async
-`search(question, queries, top_k=None)`. Strategies depend on that shape, not on the package.
+`resources.retrieval`, a function from the context to a pipeline with `settings` and an async
+`search(question, queries, top_k=None)` (agents.resources.SearchPipeline). Strategies depend on
+that shape, not on the package.
 """
 
 from __future__ import annotations
@@ -22,23 +23,24 @@ from langchain_core.runnables import RunnableConfig
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.entities import ENTITY_PROMPT_VERSION, build_queries, extract_entities
 from factprobe.agents.linear import linear_graph
+from factprobe.agents.resources import SearchPipeline, SearchSettings
 from factprobe.agents.state import QAState
 from factprobe.eval.core.errors import StrategyOptionError
 
 ACCUMULATED = ("trace", "calls", "retrieval_latency_s")  # reducer fields a subgraph must start empty
 
 
-def retrieval_pipeline(context: StrategyContext) -> Any:
-    """The pipeline the run supplies for this context (`resources["retrieval"]`), built on each call."""
-    make = context.resources.get("retrieval")
+def retrieval_pipeline(context: StrategyContext) -> SearchPipeline:
+    """The pipeline the run supplies for this context (`resources.retrieval`), built on each call."""
+    make = context.resources.retrieval
     if make is None:
         raise StrategyOptionError("retrieval needs a retriever, and this strategy context has none: the "
-                                  "run puts one in resources['retrieval'] "
+                                  "run puts one in resources.retrieval "
                                   "(factprobe.retrieval.pipeline.pipeline_for)")
     return make(context)
 
 
-def extract_node(context: StrategyContext, settings: Any):
+def extract_node(context: StrategyContext, settings: SearchSettings):
     """Graph step: the question's entities and the queries built from them (state `queries`)."""
 
     async def extract_queries(state: QAState) -> dict[str, Any]:
@@ -49,8 +51,9 @@ def extract_node(context: StrategyContext, settings: Any):
         step = {"step": "queries", "method": method, "entities": entities, "queries": queries}
         if settings.entity_source != "question":
             step["entity_source"] = settings.entity_source
-        if context.options.get("entity_model") and method != "rules":
-            step["entity_model"] = context.resources["entity_model"].name
+        entity_model = context.resources.entity_model   # present whenever the option is (entity_context)
+        if context.options.get("entity_model") and method != "rules" and entity_model is not None:
+            step["entity_model"] = entity_model.name
         if method != "rules":
             step["prompt_version"] = ENTITY_PROMPT_VERSION
         return {"queries": queries, "calls": update["calls"], "trace": [*update["trace"], step]}
@@ -58,7 +61,7 @@ def extract_node(context: StrategyContext, settings: Any):
     return extract_queries
 
 
-def retrieve_node(pipeline: Any):
+def retrieve_node(pipeline: SearchPipeline):
     """Graph step: search the queries and put the top-k passages in state `context`."""
 
     async def retrieve(state: QAState) -> dict[str, Any]:

@@ -35,8 +35,7 @@ class InstantModel:
 def graph_seconds_per_question(questions: int) -> float:
     """Mean wall seconds of one vanilla graph run (build_prompt → generate → parse), as the runner
     streams it, over `questions` distinct questions, after one untimed run."""
-    context = StrategyContext(model=InstantModel(), seed=0, temperature=0.0, max_tokens=96, options={},
-                              resources={})
+    context = StrategyContext(model=InstantModel(), seed=0, temperature=0.0, max_tokens=96)
     graph = get_strategy("vanilla").build(context)
     asked = [Question(id=f"q{n}", question=f"Which city is landmark number {n} in?", answer="Paris")
              for n in range(questions)]

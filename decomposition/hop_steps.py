@@ -40,6 +40,7 @@ from factprobe.agents.models.base import ModelError
 from factprobe.agents.parsing import parse_answer, parse_confidence
 from factprobe.agents.rag import retrieval_pipeline
 from factprobe.agents.registry import describes
+from factprobe.agents.resources import SearchPipeline
 from factprobe.agents.strategies.vanilla import vanilla_messages
 from factprobe.eval.core.redact import error_text
 from factprobe.eval.core.schema import Grade, Hop, HopResult, Question
@@ -47,8 +48,6 @@ from factprobe.eval.grading.base import GradeOutcome
 from factprobe.eval.grading.service import GradingService
 from factprobe.eval.run.steps import PostStepInput, register_post_step
 from factprobe.retrieval.base import RetrievalError
-
-PROBE_PIPELINE = "hop_probe_retrieval"   # context.resources key: one retrieval pipeline per run
 
 
 def is_multi_hop(question: Question) -> bool:
@@ -68,12 +67,13 @@ def uses_retrieval(strategy: str) -> bool:
     return describes(strategy, "retrieves")
 
 
-def probe_pipeline(context: StrategyContext) -> Any:
+def probe_pipeline(context: StrategyContext) -> SearchPipeline:
     """The run's retrieval pipeline for probes, built on first use and kept in the context's
-    resources (the shared index is then loaded once per run, not once per probe)."""
-    if PROBE_PIPELINE not in context.resources:
-        context.resources[PROBE_PIPELINE] = retrieval_pipeline(context)
-    return context.resources[PROBE_PIPELINE]
+    resources (`hop_probe_retrieval`: the shared index is then loaded once per run, not once per probe)."""
+    resources = context.resources
+    if resources.hop_probe_retrieval is None:
+        resources.hop_probe_retrieval = retrieval_pipeline(context)
+    return resources.hop_probe_retrieval
 
 
 async def probe_passages(data: PostStepInput, text: str) -> tuple[list[dict[str, Any]], dict[str, Any]]:

@@ -51,6 +51,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "GraphContext": ("factprobe.agents.graph_strategy", "GraphContext"),
     "StrategySpec": (_STRATEGIES, "StrategySpec"),
     "StrategyContext": ("factprobe.agents.context", "StrategyContext"),
+    "RunResources": ("factprobe.agents.resources", "RunResources"),
     "QAState": ("factprobe.agents.state", "QAState"),
     "answer_graph": (_VANILLA, "answer_graph"),
     "vanilla_messages": (_VANILLA, "vanilla_messages"),

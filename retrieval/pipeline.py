@@ -8,7 +8,7 @@ per-question index is built (in memory) by that question's first query, whose re
 includes it.
 
 The graph steps that call it (`X+rag`) are in factprobe.agents.rag; the run hands them
-`pipeline_for` through the strategy context's resources (`"retrieval"`), so strategies never
+`pipeline_for` through the strategy context's resources (`resources.retrieval`), so strategies never
 import this package.
 """
 
@@ -44,7 +44,7 @@ class RetrievalSettings:
     def from_context(cls, context: Any) -> "RetrievalSettings":
         """Settings from the run's strategy options; a bad value is a StrategyOptionError."""
         options = context.options
-        config = context.resources.get("config")
+        resources = context.resources
         top_k = options.get("top_k")
         top_k = 3 if top_k is None else int(top_k)
         if top_k < 1:
@@ -66,8 +66,8 @@ class RetrievalSettings:
         except RetrievalError as exc:
             raise StrategyOptionError(f"--retriever: {exc}") from None
         return cls(spec=spec, top_k=top_k, entities=entities, entity_source=entity_source,
-                   use_cache=bool(getattr(config, "use_cache", True)),
-                   cache_dir=context.resources.get("cache_dir"))
+                   use_cache=True if resources.config is None else bool(resources.config.use_cache),
+                   cache_dir=resources.cache_dir)
 
 
 class RetrievalPipeline:
@@ -80,7 +80,7 @@ class RetrievalPipeline:
         """`context`: the strategy context (its `options` and `resources`: corpus, config, cache_dir)."""
         self.settings = settings = RetrievalSettings.from_context(context)
         spec = settings.spec
-        corpus = load_corpus(spec.path) if spec.path else list(context.resources.get("corpus") or [])
+        corpus = load_corpus(spec.path) if spec.path else list(context.resources.corpus)
         self.shared: Retriever | None = None
         if not spec.local or corpus:
             try:
@@ -128,5 +128,5 @@ class RetrievalPipeline:
 
 
 def pipeline_for(context: Any) -> RetrievalPipeline:
-    """The retrieval pipeline of a strategy context; what the run puts in `resources["retrieval"]`."""
+    """The retrieval pipeline of a strategy context; what the run puts in `resources.retrieval`."""
     return RetrievalPipeline(context)

@@ -48,14 +48,9 @@ def _readings(match: re.Match[str]) -> list[DateValue]:
     """The valid readings of a match: both of an ambiguous numeric date ("04/05/2010"), else one."""
     g = {name: value for name, value in match.groupdict().items() if value}
     year = (-1 if g.get("era", "").upper().startswith("B") else 1) * int(g["year"]) if "year" in g else None
-    month: int | None = None
-    if "mon" in g:
-        month = int(g["mon"]) if g["mon"].isdigit() else _MONTHS[g["mon"].lower()]
-    fields: set[tuple[int | None, int | None]]
-    if "a" in g:
-        fields = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))}
-    else:
-        fields = {(month, int(g["day"]) if "day" in g else None)}
+    month = (int(g["mon"]) if g["mon"].isdigit() else _MONTHS[g["mon"].lower()]) if "mon" in g else None
+    day = int(g["day"]) if "day" in g else None
+    fields = {(int(g["b"]), int(g["a"])), (int(g["a"]), int(g["b"]))} if "a" in g else {(month, day)}
     readings = []
     for month, day in fields:
         try:

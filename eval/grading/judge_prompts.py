@@ -1,17 +1,13 @@
 """The judge's grading policies: one versioned prompt per policy (`--judge-prompt`).
 
-- `simpleqa` (default): SimpleQA's grading rules, the policy the rule grader implements; hedged
-  answers follow the `--hedging` setting.
-- `videosimpleqa`: the same rules, with Video SimpleQA's stricter line on equivocation: any hedged
-  answer is INCORRECT, so it requires `--hedging penalize`.
-- `worldvqa`: WorldVQA's policy: core meaning and granularity (a coarser answer than the gold is
-  INCORRECT, a finer one is fine); no number or name-typo allowances.
-- `simpleqa-verified`: SimpleQA Verified's revision of the SimpleQA rules: a numeric gold may give
-  an acceptable range, and several candidates the answer does not commit to are NOT_ATTEMPTED.
-- a file (`--judge-prompt-file FILE`): a user's own template with the named placeholders
-  {question}, {gold} and {answer} (a paper's judge prompt as published); recorded by its sha256.
-  Its replies are read in the labels it asks for (factprobe.eval.grading.judge_labels), or in the
-  words `--judge-labels` maps.
+- `simpleqa` (default): SimpleQA's rules, which the rule grader implements; hedges follow `--hedging`.
+- `videosimpleqa`: the same, but any hedged answer is INCORRECT (it requires `--hedging penalize`).
+- `worldvqa`: core meaning and granularity (coarser than the gold is INCORRECT, finer is fine); no number
+  or name-typo allowances.
+- `simpleqa-verified`: a numeric gold may give an acceptable range; uncommitted candidates are NOT_ATTEMPTED.
+- a file (`--judge-prompt-file FILE`): a user's template with the placeholders {question}, {gold} and
+  {answer}, recorded by its sha256; its replies are read in the labels it asks for
+  (factprobe.eval.grading.judge_labels) or in the words `--judge-labels` maps.
 
 Every built-in prompt ends by asking for exactly one `Grade: LABEL` line, and none of them contains
 such a line itself, so a reply that echoes the prompt can never be read as a grade.

@@ -1,11 +1,9 @@
 """Match kind `code`: a currency, a chemical element or a unit named by its standard code or its name.
 
-The codes are standards kept by well-maintained libraries, not by us: ISO 4217 currencies from
-pycountry (alpha code and name), the elements' symbols and names from periodictable, and units'
-symbols and names from pint. A claim and a gold that both resolve match when they resolve to the
-same code and conflict when they resolve to different ones; anything that does not resolve is left
-to the other kinds. Used only where the question asks for a currency, an element or its symbol, or
-a unit, so "Mercury" the planet or a word that happens to be a code is never read as one.
+The standards come from libraries: ISO 4217 currencies from pycountry, the elements from periodictable,
+units from pint. A claim and a gold resolving to the same code match, to different ones conflict; what does
+not resolve is left to the other kinds. Read only where the question asks for a currency, an element or its
+symbol, or a unit, so "Mercury" the planet or a word that happens to be a code is never read as one.
 """
 
 from __future__ import annotations
@@ -61,15 +59,11 @@ def _currency(text: str) -> str | None:
 
 @cache
 def _elements() -> dict[str, str]:
-    """Element names (lower case) and symbols (as written) to symbols."""
+    """Element names (lower case) and symbols (as written) to symbols; periodictable leaves out the neutron."""
     import periodictable  # only where an element is asked
 
-    found = {}
-    for element in periodictable.elements:
-        if element.number > 0:
-            found[element.name.lower()] = found[element.symbol] = element.symbol
-    found["aluminium"], found["sulphur"], found["caesium"] = "Al", "S", "Cs"  # the other spellings of three names
-    return found
+    found = {key: el.symbol for el in periodictable.elements for key in (el.name.lower(), el.symbol)}
+    return found | {"aluminium": "Al", "sulphur": "S", "caesium": "Cs"}  # the other spellings of three names
 
 
 def _element(text: str) -> str | None:

@@ -1,11 +1,9 @@
-"""Match kind `formula`: a chemical formula against a gold formula, atom by atom.
+"""Match kind `formula`: a chemical formula against a gold formula, atom by atom (periodictable parses
+subscripts, brackets and a hydrate's dot), where the question asks for a formula and both sides read as one.
 
-periodictable parses both (subscripts, brackets, a hydrate's dot); the kind decides only where the
-question asks for a formula and both sides read as one. Other atoms conflict (a neighbouring
-compound, the anhydrous salt for a hydrate, the gold inside a longer formula). The same atoms
-match where one side is written as a molecular formula (each element once: "C2H4O2"); two
-structural formulas with the same atoms written otherwise may be isomers, and a name given where
-the formula is asked needs knowledge: both are the judge's.
+Other atoms conflict (a neighbouring compound, the anhydrous salt for a hydrate, the gold inside a longer
+formula); the same atoms match where one side is a molecular formula (each element once: "C2H4O2"). Two
+structural formulas with the same atoms (maybe isomers) and a name where the formula is asked are the judge's.
 """
 
 from __future__ import annotations

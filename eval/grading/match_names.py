@@ -9,7 +9,7 @@ from rapidfuzz.distance import Levenshtein
 
 from factprobe.eval.grading.wording import words
 
-_LONG_WORD = 7  # letters from which a surname one letter off is a spelling of it, not another surname
+LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
 NUMERALS = {word: number for words in ("i ii iii iv v vi vii viii ix x xi xii xiii xiv xv xvi xvii xviii xix xx",
                                         "first second third fourth fifth sixth seventh eighth ninth tenth")
             for number, word in enumerate(words.split(), start=1)}
@@ -62,7 +62,7 @@ def name_match(claim: list[str], gold: list[str], bare: bool) -> str | None:
     if len(claim) > 1 and claim == gold[-len(claim):]:
         return "the surname alone"  # a surname of several words ("Lloyd Webber"), a title before it
     if len(gold) < 2 or not claim or not (claim[-1] == gold[-1] or (
-            min(len(claim[-1]), len(gold[-1])) >= _LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
+            min(len(claim[-1]), len(gold[-1])) >= LONG_WORD and Levenshtein.distance(claim[-1], gold[-1]) == 1)):
         return None
     given, wanted = claim[:-1], gold[:-1]
     if not given:
@@ -77,4 +77,4 @@ def name_match(claim: list[str], gold: list[str], bare: bool) -> str | None:
     return "given names as far as they go" if len(given) > 1 else "first name and surname"
 
 
-__all__ = ["NUMERALS", "PARTICLES", "name_match", "namesake"]
+__all__ = ["LONG_WORD", "NUMERALS", "PARTICLES", "name_match", "namesake"]

@@ -14,7 +14,7 @@ from functools import cache
 from rapidfuzz.distance import Levenshtein
 from rapidfuzz.fuzz import ratio
 
-from factprobe.eval.grading.match_names import NUMERALS, PARTICLES, name_match, namesake
+from factprobe.eval.grading.match_names import LONG_WORD, NUMERALS, PARTICLES, name_match, namesake
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
 
@@ -41,6 +41,9 @@ class Finding:
         return f"{self.kind}: {self.detail}"
 
 
+_PRECEDENCE = (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT)  # of the findings over several golds
+
+
 def combine(findings: list[Finding], notation: str = "") -> Finding:
     """One finding over the gold and its aliases: a match with any wins; then undecided, vague, conflict.
 
@@ -49,12 +52,7 @@ def combine(findings: list[Finding], notation: str = "") -> Finding:
     alias was compared.
     """
     compared = [finding for finding in findings if finding.detail != notation]
-    findings = compared or findings
-    for wanted in (Found.MATCH, Found.UNSURE, Found.VAGUE, Found.CONFLICT):
-        for finding in findings:
-            if finding.found is wanted:
-                return finding
-    return Finding(Found.UNSURE, "text", "nothing to compare")
+    return min(compared or findings, key=lambda finding: _PRECEDENCE.index(finding.found))
 
 
 _LEAD_IN = re.compile(r"^(?:(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were|would\s+be))|the\s+answer\s+is"
@@ -78,7 +76,6 @@ _BRACKETED = re.compile(r"^\s*\(([^()]*)\)\s*$")
 _KNOWN_AS = re.compile(r"^\s*,\s*(?:better|also|(?:more\s+)?commonly|widely|later)\s+known\s+as\s+([^,;()]+?)\s*\.?$",
                        re.IGNORECASE)
 _PREPOSITION = re.compile(r"^(?:in|at(?!\s+(?:least|most)\b)|on|near|from|by)\s+", re.IGNORECASE)
-_LONG_WORD = 7  # letters from which a word one letter off is a spelling of it ("Thompson"), not another word
 _RELATED = 60  # rapidfuzz ratio (0-100) from which two words with the same first letter are too alike to call
 _ALIKE = 80    # a conflict ("Haag", "Hague"), and from which any two words are
 # What an unsure comparison of a whole claim says when a sentence's own names may still decide it (`rules`).
@@ -178,7 +175,7 @@ def _word_apart(said: list[str], wanted: list[str], person: bool, proper: set[st
         same = _numeral(a) == _numeral(b)
         return Finding(Found.MATCH if same else Found.CONFLICT, "text", "the gold's name with "
                        + ("its number written otherwise" if same else f"another number ({a})"))
-    if b in proper and min(len(a), len(b)) >= _LONG_WORD - several and not (a + b).isdigit() and \
+    if b in proper and min(len(a), len(b)) >= LONG_WORD - several and not (a + b).isdigit() and \
             Levenshtein.distance(a, b) == 1:
         return Finding(Found.MATCH, "spelling", "one letter differs in one word")
     if several and 2 <= len(a) <= 3 and len(b) > len(a) + 1 and a[0] == b[0] and re.search(".*".join(a), b):

@@ -1,12 +1,9 @@
-"""Figures in units beyond the number kind's table: pint reads the unit, `numbers.relate` compares.
+"""Figures in units beyond the number kind's table ("J/kg", "N·m", "W/m²", "kWh", "miles per gallon").
 
-The number kind's own table covers the common units of length, mass, time, area, volume, speed,
-temperature and money. A gold or an answer written in another unit ("J/kg", "N·m", "W/m²", "kWh",
-"miles per gallon") is read here when both are one figure and one unit that pint parses to the same
-physical dimension: the answer's figure converted to the gold's unit must round to the gold at its
-last significant figure (or convert about as precisely), as in the table's units. A unit of another
-dimension, a dimensionless unit, a temperature scale with an offset (the table's), or words beside the
-figure: not read here.
+Read where the gold and the answer are each one figure and one unit that pint parses to the same physical
+dimension; the answer's figure in the gold's unit is compared by `numbers.relate`, as the table's units are.
+Another dimension, a dimensionless unit, a temperature scale with an offset (the table's) or words beside
+the figure: not read here.
 """
 
 from __future__ import annotations

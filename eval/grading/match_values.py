@@ -50,17 +50,14 @@ _SUPERSCRIPT = re.compile(r"(?<=10)([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _PLAIN = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 
 
-def _power(match: re.Match[str]) -> str:
-    return str(int(match[1]) ** int(match[2]))
-
-
 def figures_text(text: str) -> str:
     """The text with spelled numbers as digits (and "a" after a bound before a unit: "under a mile"), a power
     of ten's superscript exponent written with a caret, small powers worked out ("3^4" is 81), vulgar
     fractions as decimals ("2½" is 2.5), clock times in seconds and compound figures summed."""
     text = re.sub(r"(\d*)([\u00bc-\u00be\u2150-\u215e])", lambda m: f"{int(m[1] or 0) + numeric(m[2]):g}", text)
     text = _SUPERSCRIPT.sub(lambda m: "^" + m[1].translate(_PLAIN), text)  # "10⁻⁵" is "10^-5"
-    text = _CLOCK.sub(_clock_to_seconds, one_for_a(_POWER.sub(_power, spelled_to_digits(text))))
+    text = _POWER.sub(lambda m: str(int(m[1]) ** int(m[2])), spelled_to_digits(text))  # "3^4" is 81
+    text = _CLOCK.sub(_clock_to_seconds, one_for_a(text))
     text = re.sub(r"(?<=[A-Za-z])\s+([A-Za-z]+)\s*(?:\^\s*[-−]|⁻)([12²])\b",  # "m s^-2" is "m/s²"
                   lambda m: f"/{m[1]}{'²' * (m[2] != '1')}", text)
     text = re.sub(r"(?<=\d)\s*yrs?\b", " years", re.sub(r"\bmol\b", "mole", text))  # abbreviations written out
@@ -240,8 +237,6 @@ def compare_number(claim: str, gold: str, question: str) -> Finding | None:
     dated = [range(m.start, m.end) for m in find_dates(detail)]  # "…, set in 2009", "…, 16 May 2009": not measures
     others = {relate(wanted, q) for q in find_quantities(detail) if _of_its_kind(wanted, q, question) and not (
         wanted.dimension and (q.looks_like_year or any(q.start in span for span in dated)))}
-    if re.match(r"\W*(?:which|that)\s+is\b", detail) and relation is Relation.COARSER and others == {Relation.MATCH}:
-        relation, others = Relation.MATCH, set()  # the gold stated after a conversion ("0 K, which is …")
     if (items := _items(detail)) and wanted.dimension is None and wanted.step == 1:  # a count, then its items
         if items != quantity.value:
             return Finding(Found.UNSURE, "number", "a count beside items that do not add up to it")

@@ -60,9 +60,8 @@ def _read_table(table: str) -> tuple[dict[str, tuple[str, Decimal]], dict[str, D
 
 
 _UNITS, _OFFSETS = _read_table(_TABLE)
-_MULTIPLIERS = {"k": Decimal(1000), "thousand": Decimal(1000), "million": Decimal(10) ** 6,
-                "mn": Decimal(10) ** 6, "mln": Decimal(10) ** 6, "billion": Decimal(10) ** 9,
-                "bn": Decimal(10) ** 9, "trillion": Decimal(10) ** 12, "tn": Decimal(10) ** 12}
+_SCALE_WORDS = ((3, "k thousand"), (6, "million mn mln"), (9, "billion bn"), (12, "trillion tn"))
+_MULTIPLIERS = {word: Decimal(10) ** power for power, names in _SCALE_WORDS for word in names.split()}
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 _NUMBER = re.compile(
     r"(?P<cur>us\$|[$€£¥])?\s?(?P<int>\d{1,3}(?:,\d{3})+(?!\d)|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?![\d,.])|\d+)"

@@ -146,7 +146,7 @@ def prompt_showed(state_messages: list[dict[str, Any]], block: str) -> bool:
 
 def run_judge(data: PostStepInput) -> ChatModel | None:
     """The run's judge model (`--judge`), which the run puts in the context's resources."""
-    return data.context.resources.get("judge")
+    return data.context.resources.judge
 
 
 def answering_model(data: PostStepInput) -> ChatModel:

@@ -14,6 +14,7 @@ from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.base import ChatModel
 from factprobe.agents.models.cache import counting_calls
 from factprobe.agents.registry import get_strategy
+from factprobe.agents.resources import RunResources
 from factprobe.agents.state import QAState
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.record import record_fields
@@ -88,8 +89,8 @@ class Runner:
         self.context = StrategyContext(
             model=AttachingModel(model), seed=config.seed, temperature=config.temperature,
             max_tokens=config.max_tokens, options=config.strategy_options(),
-            resources={"corpus": dataset.corpus, "config": config, "retrieval": pipeline_for, "judge": judge,
-                       "entity_model": entity_model})
+            resources=RunResources(corpus=dataset.corpus, config=config, retrieval=pipeline_for, judge=judge,
+                                   entity_model=entity_model))
         self.results = StrategyResults.for_run(config, model, dataset, entity_model)
         self.graphs: dict[str, Any] = {}
         self._prepared = False

@@ -13,7 +13,7 @@ from tests.fakes import ScriptedModel
 @pytest.mark.parametrize("name", ["vanilla", "best_of_n", "self_refine", "refusal"])
 def test_no_node_of_a_strategy_runs_in_a_thread(name: str) -> None:
     context = StrategyContext(model=ScriptedModel(lambda messages, params: "Answer: Oslo\nConfidence: 70"), seed=0, temperature=0.0,
-                              max_tokens=32, options={}, resources={})
+                              max_tokens=32)
     graph = get_strategy(name).build(context)
     threaded = [node for node, spec in graph.builder.nodes.items() if getattr(spec.runnable, "func", None)]
     assert threaded == []

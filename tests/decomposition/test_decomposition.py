@@ -9,8 +9,11 @@ import pytest
 
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
+from factprobe.agents.context import StrategyContext
 from factprobe.agents.models.cache import CachedModel, ResponseCache
+from factprobe.agents.resources import RunResources
 from factprobe.decomposition.decomposer import MAX_HOPS, PlanError, gold_plan, parse_plan
+from factprobe.decomposition.hop_steps import probe_pipeline
 from factprobe.eval.core.schema import Hop, Passage, Question, Result
 from factprobe.eval.store.run_dir import RunDir
 from tests.fakes import ScriptedModel, last_user, write_questions
@@ -361,3 +364,17 @@ def test_per_hop_pools_every_hop_count_and_gives_intervals_over_questions() -> N
     two = per_hop["2"]
     assert two["n_questions"] == 3 and two["final_f_score_ci"][1] == pytest.approx(1.0)
     assert per_hop["3"]["n_questions"] == 2
+
+
+def test_the_probes_build_one_retrieval_pipeline_per_run_in_its_declared_memo() -> None:
+    built: list[object] = []
+
+    def factory(context: StrategyContext) -> object:
+        built.append(object())
+        return built[-1]
+
+    resources = RunResources(retrieval=factory)   # a stand-in for the pipeline
+    context = StrategyContext(model=ScriptedModel(lambda messages, params: ""), resources=resources)
+    first = probe_pipeline(context)
+    assert probe_pipeline(context) is first and built == [first]
+    assert resources.hop_probe_retrieval is first and resources.extra == {}

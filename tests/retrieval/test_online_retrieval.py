@@ -23,6 +23,7 @@ import pytest
 
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.registry import get_strategy
+from factprobe.agents.resources import RunResources
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.schema import Question
 from factprobe.retrieval.base import RetrievalError
@@ -162,7 +163,7 @@ def test_rag_over_wikipedia_searches_each_entity_and_fuses(server, wikipedia_at,
         return "Answer: 1889\nConfidence: 80" if "1889 World's Fair" in text else "Answer: 1900\nConfidence: 20"
 
     context = StrategyContext(model=ScriptedModel(script), options={"retriever": "wikipedia", "top_k": 2},
-                              resources={"corpus": [], "config": RunConfig(), "retrieval": pipeline_for})
+                              resources=RunResources(config=RunConfig(), retrieval=pipeline_for))
     graph = get_strategy("rag").build(context)
     question = Question(id="eiffel", question="In which year was the Eiffel Tower completed?", answer="1889")
     state = asyncio.run(graph.ainvoke({"question": question, "repeat": 0}))

@@ -12,6 +12,7 @@ import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.context import StrategyContext
 from factprobe.agents.registry import UnknownStrategyError, default_strategies, get_strategy
+from factprobe.agents.resources import RunResources
 from factprobe.eval.config.run_config import RunConfig
 from factprobe.eval.core.errors import StrategyOptionError
 from factprobe.eval.core.schema import Passage, Question
@@ -40,7 +41,7 @@ def reader_script(messages, params) -> str:
 
 def context_for(model: ScriptedModel, **options) -> StrategyContext:
     return StrategyContext(model=model, options={"retriever": "bm25", "top_k": 3, **options},
-                           resources={"corpus": load_sample_corpus(), "config": RunConfig(), "retrieval": pipeline_for})
+                           resources=RunResources(corpus=load_sample_corpus(), config=RunConfig(), retrieval=pipeline_for))
 
 
 def run_graph(name: str, question: Question, model: ScriptedModel, **options) -> dict:
@@ -207,8 +208,8 @@ def test_no_cache_keeps_retrieval_results_off_disk(isolated_cache: Path) -> None
 
     model = ScriptedModel(reader_script)
     context = StrategyContext(model=model, options={"retriever": "bm25", "top_k": 2},
-                              resources={"corpus": load_sample_corpus(), "config": RunConfig(use_cache=False),
-                                         "retrieval": pipeline_for})
+                              resources=RunResources(corpus=load_sample_corpus(), config=RunConfig(use_cache=False),
+                                                     retrieval=pipeline_for))
     assert RetrievalPipeline(context).cache is None
     state = asyncio.run(get_strategy("rag").build(context).ainvoke({"question": SAMPLE["s-001"], "repeat": 0}))
     assert state["retrieved_ids"][0] == "pa-0001"

@@ -160,7 +160,8 @@ def test_the_public_face_exports_what_a_plugin_needs_and_each_name_resolves() ->
     needed = {"run", "arun", "load_run", "sweep", "Run", "RunFailed", "strategy", "graph_strategy",
               "summary_section", "strategy_metric", "report_table", "report_plot", "post_step",
               "confidence_method", "loader", "Question", "Result", "Grade", "QAState", "StrategyContext",
-              "SummaryInput", "PostStepInput", "MethodInput", "Dataset", "answer_graph", "vanilla_messages"}
+              "RunResources", "SummaryInput", "PostStepInput", "MethodInput", "Dataset", "answer_graph",
+              "vanilla_messages"}
     assert needed <= set(dir(factprobe))
     for name in dir(factprobe):
         assert getattr(factprobe, name) is not None, name

@@ -10,9 +10,12 @@ import pytest
 import factprobe.eval.cli.main as cli
 import factprobe.eval.run.pipeline as pipeline
 from factprobe.agents.models.base import ModelError
+from factprobe.agents.resources import RunResources
 from factprobe.eval.core.schema import Question
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
+from factprobe.eval.run.runner import Runner
 from factprobe.eval.store.run_dir import RunDir
+from factprobe.retrieval.pipeline import pipeline_for
 from tests.fakes import ScriptedModel, last_user, write_questions
 
 QUESTIONS = [
@@ -198,3 +201,29 @@ def test_concurrency_bounds_the_calls_in_flight_and_every_job_runs_once(tmp_path
     assert model.most_in_flight == 3
     keys = [(row.question_id, row.strategy, row.repeat) for row in RunDir(out).read_results()]
     assert sorted(keys) == sorted({(q.id, "vanilla", 0) for q in questions})
+
+
+def test_the_run_hands_its_steps_typed_resources(tmp_path, dataset_file, scripted, monkeypatch) -> None:
+    """The context a run builds carries a RunResources holding the run's config, corpus, retrieval
+    factory and judge, with the memos and the plugins' slot empty; post steps get that same context."""
+    judge = ScriptedModel(capital_script, name="judge-model")
+    monkeypatch.setattr(pipeline, "load_judge", lambda spec, **kwargs: judge)
+    built: list[Runner] = []
+
+    class Recording(Runner):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(pipeline, "Runner", Recording)
+    out = tmp_path / "run"
+    assert run_cli("--dataset", f"jsonl:{dataset_file}", "--strategies", "vanilla", "--judge", "openai:judge-model",
+                   "--grader", "rules", "--no-hop-probes", "--out", str(out)) == EXIT_TOO_MANY_ERRORS   # "boom" fails
+    [runner] = built
+    resources = runner.context.resources
+    assert type(resources) is RunResources
+    assert resources.config is runner.config and resources.config.judge == "openai:judge-model"
+    assert resources.corpus is runner.dataset.corpus and resources.retrieval is pipeline_for
+    assert resources.judge is judge and resources.entity_model is None and resources.cache_dir is None
+    assert resources.hop_probe_retrieval is None and resources.extra == {}
+    assert len(RunDir(out).read_results()) == len(QUESTIONS)

@@ -26,7 +26,7 @@ def test_loading_every_post_step_and_building_a_strategy_import_no_numpy() -> No
              "from factprobe.agents.context import StrategyContext\n"
              "from factprobe.agents.registry import get_strategy\n"
              "POST_STEPS.load()\n"
-             "context = StrategyContext(model=None, seed=0, temperature=0.0, max_tokens=8, options={}, resources={})\n"
+             "context = StrategyContext(model=None, seed=0, temperature=0.0, max_tokens=8)\n"
              "for name in ('vanilla', 'best_of_n', 'self_refine', 'refusal'):\n"
              "    get_strategy(name).build(context)\n"
              "print(sorted(m for m in ('numpy', 'matplotlib', 'scipy', 'jinja2') if m in sys.modules))")
