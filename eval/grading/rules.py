@@ -33,7 +33,7 @@ from factprobe.eval.grading.match_text import (
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
-from factprobe.eval.grading.sentence_names import answer_names
+from factprobe.eval.grading.sentence_names import answer_names, doer
 from factprobe.eval.grading.sentence_slot import restates, slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
 
@@ -200,12 +200,18 @@ _NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&â€“-]*(?:\s+(?:[A-Z][\w'.&â
                          r"|and|la|le|al|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
 
 
+_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
+
+
 def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
     """One sentence held against the gold: as a claim, then by the names it states."""
     finding = compare_claim(sentence, golds, question)
     if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and (
             names := answer_names(sentence, question)):
         finding = _names_finding([compare_claim(name, golds, question) for name in names])
+        if finding.found is Found.UNSURE and _WHO.search(question) and (by := doer(sentence, names)) and (
+                compare_claim(by, golds, question).found is Found.MATCH):
+            finding = Finding(Found.MATCH, "name", "the gold is the one the sentence names as the doer ('by X')")
     if finding.found is Found.UNSURE and not any(re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
             slot := slot_finding(sentence, golds, question)):
         return slot
