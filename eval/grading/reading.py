@@ -211,14 +211,20 @@ _ACTUAL_WORD = re.compile(r"\s*\b(?:actually|really|in\s+fact)\b", re.I)
 # A later sentence that withdraws, disputes or replaces the first one's answer: the paragraph is the judge's.
 _REVISES = re.compile(r"\b(?:actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather|contrary"
                       r"|misconception|myth|untrue|false|alternatively|disputed|debated|conflicting|other\s+sources"
-                      r"|some\s+sources|unclear|not\s+(?:correct|true|right|accurate|so|the\s+case))\b"
+                      r"|some\s+sources|unclear|true|truly|not\s+(?:correct|true|right|accurate|so|the\s+case))\b"
                       r"|(?:^|(?<=[.!?]\s))no\b|\bno\s+(?:\w+\s+){0,3}(?:data|information|records?|evidence|sources?)\b"
                       r"|\bnot\s+(?:\w+\s+)?(?:documented|known|recorded|confirmed|specified|stated)\b", re.IGNORECASE)
 # A later sentence in the first person that negates ("I couldn't confirm who …", "I'm not certain of the name"):
 # it may decline what the first sentence seemed to answer.
 # A later sentence that opens with a contrast: when it speaks of what is asked, it may hold the real answer.
-_CONTRAST = re.compile(r"^\W*(?:however|but|although|though|yet|nevertheless|nonetheless|still)\b", re.IGNORECASE)
-_OWN_DOUBT = re.compile(r"(?-i:\b(?:I|my|My|me|we|We)\b).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:however|but|although|though|yet|nevertheless|nonetheless|still|whereas)\b", re.IGNORECASE)
+# What others say of a candidate rather than what the reply commits to ("often given as X", "sometimes attributed to X").
+_REPORTED = re.compile(r"\b(?:often|sometimes|widely|commonly|usually|popularly|frequently)\s+(?:\w+\s+)?(?:given|said|cited"
+                       r"|called|named|attributed|credited|believed|thought|quoted|claimed|listed|described)\b"
+                       r"|\bis\s+said\s+to\b", re.IGNORECASE)
+# A sentence that goes on about the same subject: it opens with a pronoun or "today".
+REFERS_BACK = re.compile(r"^\W*(?:it|its|it's|he|his|she|her|they|their|this|that|these|those|today|now)\b", re.IGNORECASE)
+_OWN_DOUBT = re.compile(r"^(?=.*(?-i:\b(?:I|my|My|me|we|We)\b)).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
                           r"\s*(?=\S)", re.IGNORECASE)
@@ -264,7 +270,7 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
         return Unreadable("a paragraph that opens with a question")
     rest = " ".join(parts[1:])
     if len(parts) > 1 and (_REVISES.search(rest) or any(is_refusal(part) or _OWN_DOUBT.search(part) or (
-            _CONTRAST.match(part) and restates(part, question)) for part in parts[1:])
+            _CONTRAST.search(part) and restates(part, question, least=1)) for part in parts[1:])
                            or _SELF_CORRECTION.search(rest)):
         return Unreadable("a paragraph whose later sentences may withdraw or replace its first")
     return parts[0], rest
@@ -310,7 +316,8 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
 
 
 # Where one statement of a sentence ends and another begins: a semicolon, ", but", a spaced dash.
-_STATEMENTS = re.compile(r"\s*;\s*|,?\s+but\s+|\s+[—–-]\s+", re.IGNORECASE)
+_STATEMENTS = re.compile(r"\s*;\s*|,?\s+but\s+", re.IGNORECASE)
+_STATEMENT_WORDS = 4  # words from which a statement beside the one about what is asked is context, not a bare answer
 
 
 def _statement_asked(text: str, question: str) -> tuple[str, str] | None:
@@ -319,12 +326,12 @@ def _statement_asked(text: str, question: str) -> tuple[str, str] | None:
     withdraws or declines."""
     parts = [part for part in _STATEMENTS.split(text) if part.strip(" .")]
     asked = [part for part in parts if restates(part, question)]
-    if len(parts) < 2 or len(asked) != 1 or _TURN.search(_HEDGE.sub(" ", asked[0])):
+    if len(parts) < 2 or len(asked) != 1 or _TURN.search(_HEDGE.sub(" ", asked[0])) or _REPORTED.search(asked[0]):
         return None
     others = [part for part in parts if part is not asked[0]]
-    if any(restates(other, question, least=1) or _REVISES.search(other) or _SELF_CORRECTION.search(other)
-           or is_refusal(other) for other in others):
-        return None  # another statement touches what is asked too, or takes the answer back
+    if any(len(other.split()) < _STATEMENT_WORDS or restates(other, question, least=1) or REFERS_BACK.match(other)
+           or _REVISES.search(other) or _SELF_CORRECTION.search(other) or is_refusal(other) for other in others):
+        return None  # a bare answer beside it, another statement on what is asked, or one that takes it back
     return asked[0], "; ".join(others)
 
 
@@ -376,5 +383,5 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply",
+__all__ = ["ADDED", "REFERS_BACK", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply",
            "sentences"]

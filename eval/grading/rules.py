@@ -32,7 +32,7 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
+from factprobe.eval.grading.reading import REFERS_BACK, ZERO, Candidates, Claim, Refusal, read_reply, sentences
 from factprobe.eval.grading.sentence_names import answer_names, doer
 from factprobe.eval.grading.sentence_slot import restates, slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -227,7 +227,7 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
     return any(other.found is not found and other.found is not Found.UNSURE and not (
         other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
         for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)
-                      if restates(sentence, question)))  # a sentence not about what is asked is background
+                      if restates(sentence, question) or REFERS_BACK.match(sentence)))  # else background
 
 
 def _names_finding(findings: list[Finding]) -> Finding:

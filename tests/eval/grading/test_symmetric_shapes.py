@@ -33,6 +33,13 @@ SHAPES = [
     (CEILING, "I'm not sure, but maybe {}.", "Anna Holt", "Carl Berg"),
     (CEILING, "{} painted it. The work took two years and was restored in 1950.", "Anna Holt", "Carl Berg"),
     (CEILING, "Sure! The ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "The ceiling was painted by {}. However, the town kept the building shut for a decade.", "Anna Holt",
+     "Carl Berg"),  # a later sentence that qualifies something else
+    (CEILING, "{} painted the ceiling. The building was designed by Otto Brand and opened in 1890.", "Anna Holt",
+     "Carl Berg"),  # background naming another person and a year
+    (CEILING, "The altar came from Ida Lind's workshop; the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "Ida Lind carved the altar, but the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "The figures up there are the Nine Muses, painted by {}.", "Anna Holt", "Carl Berg"),  # the doer
     (BRIDGE, "It opened on {}.", "Mar. 3, 1921", "Mar. 5, 1921"),
     (BRIDGE, "The bridge opened on {}. It carried trams for decades.", "3 March 1921", "5 March 1921"),
     (LENGTH, "The bridge is {} long.", "1,234 metres", "1,432 metres"),
@@ -72,6 +79,10 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
     (BRIDGE, "The bridge opened on 3 March 1921. Its twin opened on 5 March 1921.", Grade.UNGRADED),  # a later date
     (CEILING, "Answer: Anna Holt\nAnswer: Carl Berg", Grade.INCORRECT),  # two answers, no revision: candidates
     (CEILING, "The ceiling was painted by Anna Holt's brother.", Grade.UNGRADED),
+    (CEILING, "The ceiling was painted by Anna Holt. I couldn't confirm who painted it, though.", Grade.UNGRADED),
+    (CEILING, "Anna Holt is often named. However, the ceiling was painted by Carl Berg.", Grade.UNGRADED),
+    (CEILING, "Anna Holt painted the walls of the chapel; the ceiling was painted by Carl Berg.", Grade.UNGRADED),
+    (CEILING, "Its ceiling was designed by Carl Berg and painted by Anna Holt.", Grade.UNGRADED),  # two doers
 ])
 def test_what_the_reading_leaves_or_decides_otherwise(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
