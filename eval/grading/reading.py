@@ -218,12 +218,15 @@ _REVISES = re.compile(r"\b(?:actually|in\s+fact|correct(?:ion|ing)|mistaken|wron
 # it may decline what the first sentence seemed to answer.
 # A later sentence that opens with a contrast: when it speaks of what is asked, it may hold the real answer.
 _CONTRAST = re.compile(r"\b(?:however|but|although|though|yet|nevertheless|nonetheless|still|whereas)\b", re.IGNORECASE)
-# What others say of a candidate rather than what the reply commits to ("often given as X", "sometimes attributed to X").
-_REPORTED = re.compile(r"\b(?:often|sometimes|widely|commonly|usually|popularly|frequently)\s+(?:\w+\s+)?(?:given|said|cited"
-                       r"|called|named|attributed|credited|believed|thought|quoted|claimed|listed|described)\b"
-                       r"|\bis\s+said\s+to\b", re.IGNORECASE)
+# What others say of a candidate rather than what the reply commits to ("often given as X", "sometimes attributed
+# to X"), or a restriction ("only during …").
+_REPORTED = re.compile(r"\b(?:often|sometimes|widely|commonly|usually|popularly|frequently)\s+(?:\w+\s+)?"
+                       r"(?:given|said|cited|called|named|attributed|credited|believed|thought|quoted|claimed|listed"
+                       r"|described)\b"
+                       r"|\bis\s+said\s+to\b|\bonly\b", re.IGNORECASE)  # "only": a restriction, not the answer itself
 # A sentence that goes on about the same subject: it opens with a pronoun or "today".
-REFERS_BACK = re.compile(r"^\W*(?:it|its|it's|he|his|she|her|they|their|this|that|these|those|today|now)\b", re.IGNORECASE)
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|he|his|she|her|they|their|today)\b|^\W*(?:this|that|these|those)\b",
+                         re.IGNORECASE)
 _OWN_DOUBT = re.compile(r"^(?=.*(?-i:\b(?:I|my|My|me|we|We)\b)).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
@@ -329,7 +332,7 @@ def _statement_asked(text: str, question: str) -> tuple[str, str] | None:
     if len(parts) < 2 or len(asked) != 1 or _TURN.search(_HEDGE.sub(" ", asked[0])) or _REPORTED.search(asked[0]):
         return None
     others = [part for part in parts if part is not asked[0]]
-    if any(len(other.split()) < _STATEMENT_WORDS or restates(other, question, least=1) or REFERS_BACK.match(other)
+    if any(len(other.split()) < _STATEMENT_WORDS or restates(other, question, least=1) or REFERS_BACK.search(other)
            or _REVISES.search(other) or _SELF_CORRECTION.search(other) or is_refusal(other) for other in others):
         return None  # a bare answer beside it, another statement on what is asked, or one that takes it back
     return asked[0], "; ".join(others)

@@ -227,7 +227,7 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
     return any(other.found is not found and other.found is not Found.UNSURE and not (
         other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
         for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)
-                      if restates(sentence, question) or REFERS_BACK.match(sentence)))  # else background
+                      if restates(sentence, question) or REFERS_BACK.search(sentence)))  # else background
 
 
 def _names_finding(findings: list[Finding]) -> Finding:

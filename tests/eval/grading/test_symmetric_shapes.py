@@ -39,7 +39,7 @@ SHAPES = [
      "Carl Berg"),  # background naming another person and a year
     (CEILING, "The altar came from Ida Lind's workshop; the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
     (CEILING, "Ida Lind carved the altar, but the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
-    (CEILING, "The figures up there are the Nine Muses, painted by {}.", "Anna Holt", "Carl Berg"),  # the doer
+    (CEILING, "The ceiling fresco is Summer Harvest, painted by {}.", "Anna Holt", "Carl Berg"),  # the doer
     (BRIDGE, "It opened on {}.", "Mar. 3, 1921", "Mar. 5, 1921"),
     (BRIDGE, "The bridge opened on {}. It carried trams for decades.", "3 March 1921", "5 March 1921"),
     (LENGTH, "The bridge is {} long.", "1,234 metres", "1,432 metres"),
