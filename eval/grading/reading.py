@@ -73,6 +73,7 @@ _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms)
 ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
                    r"|around|\w+ed)\b", re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"]{1,120}"|“[^”]{1,120}”|\bNo\.\s?\d')
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
 
 
@@ -370,7 +371,9 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     if ZERO.fullmatch(claim):
         return Claim(claim, hedged)  # a committed zero ("none"), not a denial: the caller compares it
     gold_text = " ".join(golds).lower()
-    if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
+    stance = _QUOTED.sub(" ", claim)  # a quoted title's words ("Can't …", "No. 1") are not the reply's own
+    if (turn := _TURN.search(stance)) and turn.group(0).lower() not in gold_text and not re.search(
+            rf"\b{re.escape(turn.group(0).strip().lower())}", question.lower()):  # the question's own word
         return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
     if ";" in claim:
         return Unreadable("several statements")

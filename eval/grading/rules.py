@@ -200,15 +200,21 @@ _NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&�
                          r"|and|la|le|al|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
 
 
+# "How is it done?", "Why …?": a manner or a reason is asked, which no name in the sentence answers.
+_MANNER = re.compile(r"\b(?:why|how(?!\s+(?:many|much|long|old|tall|far|big|high|large|often|deep|wide|heavy)))\b",
+                     re.IGNORECASE)
 _WHO = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
 
 
 def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
     """One sentence held against the gold: as a claim, then by the names it states."""
     finding = compare_claim(sentence, golds, question)
-    if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and (
+    if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and not _MANNER.search(question) and (
             names := answer_names(sentence, question)):
         finding = _names_finding([compare_claim(name, golds, question) for name in names])
+        said = f" {' '.join(words(sentence))} "
+        if finding.found is Found.CONFLICT and any(f" {' '.join(words(gold))} " in said for gold in golds):
+            finding = Finding(Found.UNSURE, "text", "the sentence states the gold's words beside other names")
         if finding.found is Found.UNSURE and _WHO.search(question) and (by := doer(sentence, names)) and (
                 compare_claim(by, golds, question).found is Found.MATCH):
             finding = Finding(Found.MATCH, "name", "the gold is the one the sentence names as the doer ('by X')")
