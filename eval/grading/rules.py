@@ -218,7 +218,8 @@ def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding
         if finding.found is Found.UNSURE and _WHO.search(question) and (by := doer(sentence, names)) and (
                 compare_claim(by, golds, question).found is Found.MATCH):
             finding = Finding(Found.MATCH, "name", "the gold is the one the sentence names as the doer ('by X')")
-    if finding.found is Found.UNSURE and not any(re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
+    if finding.found is Found.UNSURE and not _MANNER.search(question) and not any(
+            re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
             slot := slot_finding(sentence, golds, question)):
         return slot
     return finding
