@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from factprobe.eval.grading.phrases import is_refusal
 from factprobe.eval.grading.sentence_names import CALENDAR
+from factprobe.eval.grading.sentence_slot import restates
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
@@ -72,6 +73,7 @@ _SENTENCE_END = re.compile(r"(?<!\b[A-Z])(?<!\b(?:St|Mt|Mr|Dr|Jr|Sr|vs|No|ca|Ms)
 ADDED = re.compile(r"^\s*(?:between|in|from|on|at|with|by|near|during|since|after|before|who|which|where|about"
                    r"|around|\w+ed)\b", re.IGNORECASE)
 _CLARIFY = re.compile(r"^\s*(?:do|did|are)\s+you\s+(?:mean|asking)\b[^?]*\?\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"]{1,120}"|“[^”]{1,120}”|\bNo\.\s?\d')
 _CLAUSE = re.compile(r"(\s*(?:[,;:—–]|\s-\s)\s*(?:but\b\s*)?|\s+but\s+)", re.IGNORECASE)
 
 
@@ -207,11 +209,26 @@ _THEN_NOT = re.compile(r"^(?P<claim>[^;]+?),\s*(?:and\s+)?not\s+(?P<denied>[^,;:
 _ACTUALLY = re.compile(r"^(?:(?:although|though|while)\s[^,;]+,|[^;]+?,?\s+but)\s+(?P<claim>[^;,]*\b(?:actually|really"
                        r"|in\s+fact)\b[^;]*)$", re.I)
 _ACTUAL_WORD = re.compile(r"\s*\b(?:actually|really|in\s+fact)\b", re.I)
-# A later sentence that may qualify or revise the first one's answer.
-_REVISES = re.compile(r"\b(?:however|actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather"
-                      r"|contrary|misconception|although|though|nonetheless|nevertheless|whereas|alternatively|disputed"
-                      r"|debated|conflicting|other\s+sources|some\s+sources|final|cannot|unable|unclear)\b"
-                      r"|n't\b|(?:^|(?<=[.!?]\s))(?:but|no)\b|(?-i:\b(?:I|my|My|me)\b)", re.IGNORECASE)
+# A later sentence that withdraws, disputes or replaces the first one's answer: the paragraph is the judge's.
+_REVISES = re.compile(r"\b(?:actually|in\s+fact|correct(?:ion|ing)|mistaken|wrong|incorrect|instead|rather|contrary"
+                      r"|misconception|myth|untrue|false|alternatively|disputed|debated|conflicting|other\s+sources"
+                      r"|some\s+sources|unclear|true|truly|not\s+(?:correct|true|right|accurate|so|the\s+case))\b"
+                      r"|(?:^|(?<=[.!?]\s))no\b|\bno\s+(?:\w+\s+){0,3}(?:data|information|records?|evidence|sources?)\b"
+                      r"|\bnot\s+(?:\w+\s+)?(?:documented|known|recorded|confirmed|specified|stated)\b", re.IGNORECASE)
+# A later sentence in the first person that negates ("I couldn't confirm who …", "I'm not certain of the name"):
+# it may decline what the first sentence seemed to answer.
+# A later sentence that opens with a contrast: when it speaks of what is asked, it may hold the real answer.
+_CONTRAST = re.compile(r"\b(?:however|but|although|though|yet|nevertheless|nonetheless|still|whereas)\b", re.IGNORECASE)
+# What others say of a candidate rather than what the reply commits to ("often given as X", "sometimes attributed
+# to X"), or a restriction ("only during …").
+_REPORTED = re.compile(r"\b(?:often|sometimes|widely|commonly|usually|popularly|frequently)\s+(?:\w+\s+)?"
+                       r"(?:given|said|cited|called|named|attributed|credited|believed|thought|quoted|claimed|listed"
+                       r"|described)\b"
+                       r"|\bis\s+said\s+to\b|\bonly\b", re.IGNORECASE)  # "only": a restriction, not the answer itself
+# A sentence that goes on about the same subject: it opens with a pronoun or "today".
+REFERS_BACK = re.compile(r"\b(?:it|its|it's|he|his|she|her|they|their|today)\b|^\W*(?:this|that|these|those)\b",
+                         re.IGNORECASE)
+_OWN_DOUBT = re.compile(r"^(?=.*(?-i:\b(?:I|my|My|me|we|We)\b)).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
                           r"\s*(?=\S)", re.IGNORECASE)
@@ -255,10 +272,12 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
         parts = parts[-1:]  # "So the capital is X.": the paragraph's conclusion commits
     if len(parts) > 1 and parts[0].endswith("?"):
         return Unreadable("a paragraph that opens with a question")
-    if len(parts) > 1 and (_REVISES.search(rest := " ".join(parts[1:])) or _HEDGE.search(rest)
-                               or is_refusal(rest) or _SELF_CORRECTION.search(rest)):
-        return Unreadable("a paragraph whose later sentences may qualify or revise its first")
-    return parts[0], " ".join(parts[1:])
+    rest = " ".join(parts[1:])
+    if len(parts) > 1 and (_REVISES.search(rest) or any(is_refusal(part) or _OWN_DOUBT.search(part) or (
+            _CONTRAST.search(part) and restates(part, question, least=1)) for part in parts[1:])
+                           or _SELF_CORRECTION.search(rest)):
+        return Unreadable("a paragraph whose later sentences may withdraw or replace its first")
+    return parts[0], rest
 
 
 _FILLER_WORDS = frozenset("sure certainly great good question let me think ok okay well here so".split())
@@ -293,7 +312,31 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
     if isinstance(committed := _first_committed(text, question), Unreadable):
         return committed
     reading = _read_claim(committed[0], golds, question)
-    return replace(reading, later=committed[1]) if isinstance(reading, Claim) and committed[1] else reading
+    if not isinstance(reading, Claim) or not committed[1]:
+        return reading
+    # later sentences that only qualify ("However, …", a hedge) leave the first committing, hedged if they hedge
+    later = f"{reading.later} {committed[1]}".strip()
+    return replace(reading, later=later, hedged=reading.hedged or bool(_HEDGE.search(committed[1])))
+
+
+# Where one statement of a sentence ends and another begins: a semicolon, ", but", a spaced dash.
+_STATEMENTS = re.compile(r"\s*;\s*|,?\s+but\s+", re.IGNORECASE)
+_STATEMENT_WORDS = 4  # words from which a statement beside the one about what is asked is context, not a bare answer
+
+
+def _statement_asked(text: str, question: str) -> tuple[str, str] | None:
+    """Of a sentence's statements ("A; B", "A, but B"), the only one that speaks of what is asked, and the others;
+    None when no single one does, when it denies or contrasts itself, or when another touches what is asked,
+    withdraws or declines."""
+    parts = [part for part in _STATEMENTS.split(text) if part.strip(" .")]
+    asked = [part for part in parts if restates(part, question)]
+    if len(parts) < 2 or len(asked) != 1 or _TURN.search(_HEDGE.sub(" ", asked[0])) or _REPORTED.search(asked[0]):
+        return None
+    others = [part for part in parts if part is not asked[0]]
+    if any(len(other.split()) < _STATEMENT_WORDS or restates(other, question, least=1) or REFERS_BACK.search(other)
+           or _REVISES.search(other) or _SELF_CORRECTION.search(other) or is_refusal(other) for other in others):
+        return None  # a bare answer beside it, another statement on what is asked, or one that takes it back
+    return asked[0], "; ".join(others)
 
 
 def _read_claim(text: str, golds: list[str], question: str) -> Reading:
@@ -309,6 +352,9 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
         text = denial["claim"]  # what stands instead of the denied
     elif (actual := _ACTUALLY.match(text.rstrip(" .!"))) and not _TURN.search(_ACTUAL_WORD.sub(" ", actual["claim"])):
         text = _ACTUAL_WORD.sub(" ", actual["claim"])  # "Although X gets the credit, it was actually Y": Y
+    if (statement := _statement_asked(text, question)) and isinstance(
+            reading := _read_claim(statement[0], golds, question), Claim):
+        return replace(reading, later=statement[1])  # the others are context the caller checks
     hedged = bool(_HEDGE.search(text))
     if sum(bool(_HEDGE.search(clause)) for clause in _CLAUSE.split(text)[::2]) > 1 and len(_CLAUSE.split(
             _without_hedges(text))) > 1:
@@ -325,7 +371,9 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     if ZERO.fullmatch(claim):
         return Claim(claim, hedged)  # a committed zero ("none"), not a denial: the caller compares it
     gold_text = " ".join(golds).lower()
-    if (turn := _TURN.search(claim)) and turn.group(0).lower() not in gold_text:
+    stance = _QUOTED.sub(" ", claim)  # a quoted title's words ("Can't …", "No. 1") are not the reply's own
+    if (turn := _TURN.search(stance)) and turn.group(0).lower() not in gold_text and not re.search(
+            rf"\b{re.escape(turn.group(0).strip().lower())}", question.lower()):  # the question's own word
         return Unreadable(f"a denial, correction or contrast ({turn.group(0).strip()!r})")
     if ";" in claim:
         return Unreadable("several statements")
@@ -341,5 +389,5 @@ def _read_claim(text: str, golds: list[str], question: str) -> Reading:
     return Claim(claim, hedged)
 
 
-__all__ = ["ADDED", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply",
+__all__ = ["ADDED", "REFERS_BACK", "ZERO", "Candidates", "Claim", "Reading", "Refusal", "Unreadable", "read_reply",
            "sentences"]

@@ -32,9 +32,9 @@ from factprobe.eval.grading.match_text import (
 )
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
-from factprobe.eval.grading.reading import ZERO, Candidates, Claim, Refusal, read_reply, sentences
-from factprobe.eval.grading.sentence_names import answer_names
-from factprobe.eval.grading.sentence_slot import slot_finding
+from factprobe.eval.grading.reading import REFERS_BACK, ZERO, Candidates, Claim, Refusal, read_reply, sentences
+from factprobe.eval.grading.sentence_names import answer_names, doer
+from factprobe.eval.grading.sentence_slot import restates, slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
 
 __all__ = ["RuleGrader", "compare_claim"]
@@ -200,13 +200,26 @@ _NAMED_GOLD = re.compile(r"^\s*(?:the\s+)?[A-Z][\w'.&–-]*(?:\s+(?:[A-Z][\w'.&�
                          r"|and|la|le|al|bin|[IVX]+|&|in|at|on|for|to|a|an))*\s*\.?\s*$")
 
 
+# "How is it done?", "Why …?": a manner or a reason is asked, which no name in the sentence answers.
+_MANNER = re.compile(r"\b(?:why|how(?!\s+(?:many|much|long|old|tall|far|big|high|large|often|deep|wide|heavy)))\b",
+                     re.IGNORECASE)
+_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.IGNORECASE)
+
+
 def _sentence_finding(sentence: str, golds: list[str], question: str) -> Finding:
     """One sentence held against the gold: as a claim, then by the names it states."""
     finding = compare_claim(sentence, golds, question)
-    if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and (
+    if finding.detail.startswith(OPEN_OVERLAP) and _NAMED_GOLD.match(golds[0]) and not _MANNER.search(question) and (
             names := answer_names(sentence, question)):
         finding = _names_finding([compare_claim(name, golds, question) for name in names])
-    if finding.found is Found.UNSURE and not any(re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
+        said = f" {' '.join(words(sentence))} "
+        if finding.found is Found.CONFLICT and any(f" {' '.join(words(gold))} " in said for gold in golds):
+            finding = Finding(Found.UNSURE, "text", "the sentence states the gold's words beside other names")
+        if finding.found is Found.UNSURE and _WHO.search(question) and (by := doer(sentence, names)) and (
+                compare_claim(by, golds, question).found is Found.MATCH):
+            finding = Finding(Found.MATCH, "name", "the gold is the one the sentence names as the doer ('by X')")
+    if finding.found is Found.UNSURE and not _MANNER.search(question) and not any(
+            re.search(r"\d", gold) or gold_date(gold) for gold in golds) and (
             slot := slot_finding(sentence, golds, question)):
         return slot
     return finding
@@ -220,7 +233,8 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
         return True
     return any(other.found is not found and other.found is not Found.UNSURE and not (
         other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
-        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)))
+        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)
+                      if restates(sentence, question) or REFERS_BACK.search(sentence)))  # else background
 
 
 def _names_finding(findings: list[Finding]) -> Finding:

@@ -91,4 +91,11 @@ def answer_names(claim: str, question: str) -> list[str] | None:
     return found if 0 < len(found) <= 3 else None
 
 
-__all__ = ["CALENDAR", "OPENERS", "answer_names", "reverses"]
+def doer(claim: str, names: list[str]) -> str | None:
+    """The one name of `names` the sentence gives as the doer of its verb ("played by X", "voiced by actor X",
+    "written by X"); None when none is, or more than one is ("written by A and popularised by B")."""
+    doers = [name for name in names if re.search(rf"\bby\s+(?:the\s+)?(?:[a-z]+\s+){{0,2}}{re.escape(name)}", claim)]
+    return doers[0] if len(doers) == 1 else None
+
+
+__all__ = ["CALENDAR", "OPENERS", "answer_names", "doer", "reverses"]

@@ -115,6 +115,14 @@ def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | Non
     return sentence[tokens[start].start:tokens[end - 1].end]
 
 
+def restates(sentence: str, question: str, least: int = _RESTATED) -> bool:
+    """The sentence repeats at least `least` of the question's content words (or their stems): it speaks of what
+    is asked."""
+    asked = set(words(question))
+    said = {t.norm for t in _tokens(sentence) if t.norm not in FUNCTION_WORDS and len(t.norm) >= 3}
+    return sum(_asked(word, asked) for word in said) >= least
+
+
 def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | None:
     """The sentence's blank against the gold and its aliases, or None when the sentence fills no plain blank."""
     if any(words(gold) in (["yes"], ["no"]) for gold in golds) or _NOT_PLAIN.search(sentence) or len(
@@ -122,8 +130,7 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         return None
     asked = set(words(question))
     tokens = _tokens(sentence)
-    restated = {t.norm for t in tokens if t.norm not in FUNCTION_WORDS and len(t.norm) >= 3 and _asked(t.norm, asked)}
-    if len(restated) < _RESTATED or reverses(sentence, question):
+    if not restates(sentence, question) or reverses(sentence, question):
         return None  # not the question restated with its blank filled, or it says the opposite of what is asked
     new = _new(tokens, asked)
     norms = [token.norm for token in tokens]
@@ -164,4 +171,4 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
     return Finding(Found.CONFLICT, "slot", f"the sentence's blank holds something else ({run[:60]})")
 
 
-__all__ = ["slot_finding"]
+__all__ = ["restates", "slot_finding"]

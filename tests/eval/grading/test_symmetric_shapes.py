@@ -20,6 +20,9 @@ RIVER = Question(id="r", question="Which river flows through Tollen?", answer="V
 BOTH = Question(id="y", question="Were both Varn bridges built in Ohio?", answer="yes")
 OLDER = Question(id="o", question="Which is older, the Alder Bridge or the Birch Bridge?", answer="Alder Bridge")
 MONTH = Question(id="m", question="In which year and month did the Varn bridge open?", answer="March 1921")
+ANTHEM = Question(id="t", question="Who recorded the Varn anthem?", answer="Anna Holt")
+OFFICE = Question(id="h", question="How is the Varn harbour master placed in office?", answer="Elected")
+ORIGIN = Question(id="n", question="Where does the surname Varnell come from?", answer="Danish")
 
 # (question, the shape with {} for the value, the gold's value, another value of its kind)
 SHAPES = [
@@ -33,6 +36,14 @@ SHAPES = [
     (CEILING, "I'm not sure, but maybe {}.", "Anna Holt", "Carl Berg"),
     (CEILING, "{} painted it. The work took two years and was restored in 1950.", "Anna Holt", "Carl Berg"),
     (CEILING, "Sure! The ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "The ceiling was painted by {}. However, the town kept the building shut for a decade.", "Anna Holt",
+     "Carl Berg"),  # a later sentence that qualifies something else
+    (CEILING, "{} painted the ceiling. The building was designed by Otto Brand and opened in 1890.", "Anna Holt",
+     "Carl Berg"),  # background naming another person and a year
+    (CEILING, "The altar came from Ida Lind's workshop; the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "Ida Lind carved the altar, but the ceiling was painted by {}.", "Anna Holt", "Carl Berg"),
+    (CEILING, "The ceiling fresco is Summer Harvest, painted by {}.", "Anna Holt", "Carl Berg"),  # the doer
+    (ANTHEM, 'The Varn anthem, "Don\'t Look Back", was recorded by {}.', "Anna Holt", "Carl Berg"),  # a quoted title
     (BRIDGE, "It opened on {}.", "Mar. 3, 1921", "Mar. 5, 1921"),
     (BRIDGE, "The bridge opened on {}. It carried trams for decades.", "3 March 1921", "5 March 1921"),
     (LENGTH, "The bridge is {} long.", "1,234 metres", "1,432 metres"),
@@ -72,6 +83,12 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
     (BRIDGE, "The bridge opened on 3 March 1921. Its twin opened on 5 March 1921.", Grade.UNGRADED),  # a later date
     (CEILING, "Answer: Anna Holt\nAnswer: Carl Berg", Grade.INCORRECT),  # two answers, no revision: candidates
     (CEILING, "The ceiling was painted by Anna Holt's brother.", Grade.UNGRADED),
+    (CEILING, "The ceiling was painted by Anna Holt. I couldn't confirm who painted it, though.", Grade.UNGRADED),
+    (CEILING, "Anna Holt is often named. However, the ceiling was painted by Carl Berg.", Grade.UNGRADED),
+    (CEILING, "Anna Holt painted the walls of the chapel; the ceiling was painted by Carl Berg.", Grade.UNGRADED),
+    (CEILING, "Its ceiling was designed by Carl Berg and painted by Anna Holt.", Grade.UNGRADED),  # two doers
+    (OFFICE, "The harbour master is appointed by the Mayor and confirmed by the Council.", Grade.UNGRADED),  # a manner
+    (ORIGIN, "The surname Varnell is of Danish origin, from an Old Norse word for a shield.", Grade.CORRECT),
 ])
 def test_what_the_reading_leaves_or_decides_otherwise(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
