@@ -1,16 +1,13 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v20.jsonl (436 cases: 66 short, 194 one-sentence, 108 paragraph, 68 adversarial,
-on 120 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), before this round's last rules were measured.
+tests/data/grading_cases_locked_v21.jsonl (455 cases: 61 short, 190 one-sentence, 124 paragraph, 80 adversarial,
+on 130 questions) was written for this project by someone who saw neither the rules nor the other case files'
+answers, with no question in common with them (its .md file), before this round's rule changes were made.
 Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run summary
-reports, eval/grading/data/locked_measurement.json): decided agreement 98.2%, over-credit 1.3% (three adversarial
-wrong answers CORRECT: a namesake city after a comma, a longer name of another person, a yes/no reply that says
-"no" and then the opposite), under-credit 0%, F with a perfect judge 0.7 point above F from the labels, F over the
-decided rows 5.8 points above it; undecided 6.1% of short answers, 13.9% of one-sentence answers, 63.0% of
-paragraphs, 80.9% of adversarial answers. Nothing was tuned on it. (A crash fix in match_units, for a unit pint
-parses but cannot multiply, came after the measurement; measured again, every figure was the same.)
-The earlier locked sets (v2 to v19) were each
+reports, eval/grading/data/locked_measurement.json): decided agreement 94.0%, over-credit 1.6% (two adversarial
+wrong answers CORRECT), under-credit 1.5%, F with a perfect judge 0.1 point above F from the labels, F over the
+decided rows 0.2 point above it; undecided 14.8% of short answers, 25.8% of one-sentence answers, 84.7% of
+paragraphs, 71.3% of adversarial answers. Nothing was tuned on it. The earlier locked sets (v2 to v20) were each
 measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
@@ -29,7 +26,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v20.jsonl",)
+LOCKED = ("grading_cases_locked_v21.jsonl",)
 
 
 def missed(name: str, reason: str) -> Any:
@@ -43,7 +40,7 @@ def audited(name: str) -> tuple[dict[str, Any], list[AuditRow]]:
     return audit_summary(rows), rows
 
 
-@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, over-credit 1.3% (three adversarial answers)")])
+@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, over-credit 1.6% (two adversarial answers)")])
 def test_decided_rows_rarely_give_credit_wrongly(name: str) -> None:
     figures = audited(name)[0]
     assert figures["over_credit"] <= 0.01
@@ -55,28 +52,28 @@ def test_f_with_a_perfect_judge_is_within_a_point_of_the_labels(name: str) -> No
     assert abs(audited(name)[0]["f_delta"]) <= 0.01
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, decided agreement 94.0%")])
 def test_decided_rows_agree_with_the_labels(name: str) -> None:
     assert audited(name)[0]["decided_agreement"] >= 0.97
 
 
-@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, three adversarial wrong answers CORRECT")])
+@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, two adversarial wrong answers CORRECT")])
 def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     _, rows = audited(name)
     adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
     assert adversarial and not [row.line for row in adversarial if row.grade.value == "CORRECT"]
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, 14.8% of short answers undecided")])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     assert audited(name)[0]["per_form"]["short"]["undecided_share"] <= 0.10
 
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 13.9% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 63.0% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 80.9%")),
+                                                                               "rules left 25.8% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 84.7% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 71.3%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -84,8 +81,7 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     assert audited(LOCKED[0])[0]["per_form"][form]["undecided_share"] <= ceiling
 
 
-@pytest.mark.parametrize("name", [
-    missed(LOCKED[0], "measured once, F over the decided rows was 5.8 points above F from the labels")])
+@pytest.mark.parametrize("name", LOCKED)
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02
