@@ -7,7 +7,7 @@ Measured once against the final rules (docs/grading.md, "The newest locked set";
 reports, eval/grading/data/locked_measurement.json): decided agreement 94.0%, over-credit 1.6% (two adversarial
 wrong answers CORRECT), under-credit 1.5%, F with a perfect judge 0.1 point above F from the labels, F over the
 decided rows 0.2 point above it; undecided 14.8% of short answers, 25.8% of one-sentence answers, 84.7% of
-paragraphs, 71.3% of adversarial answers. Nothing was tuned on it. The earlier locked sets (v2 to v20) were each
+paragraphs, 71.2% of adversarial answers. Nothing was tuned on it. The earlier locked sets (v2 to v20) were each
 measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
@@ -73,7 +73,7 @@ def test_short_answers_are_mostly_decided(name: str) -> None:
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
                                                                                "rules left 25.8% of one-sentence answers")),
     pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 84.7% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 71.3%")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 71.2%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
