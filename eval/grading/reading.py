@@ -215,9 +215,7 @@ _REVISES = re.compile(r"\b(?:actually|in\s+fact|correct(?:ion|ing)|mistaken|wron
                       r"|some\s+sources|unclear|true|truly|not\s+(?:correct|true|right|accurate|so|the\s+case))\b"
                       r"|(?:^|(?<=[.!?]\s))no\b|\bno\s+(?:\w+\s+){0,3}(?:data|information|records?|evidence|sources?)\b"
                       r"|\bnot\s+(?:\w+\s+)?(?:documented|known|recorded|confirmed|specified|stated)\b", re.IGNORECASE)
-# A later sentence in the first person that negates ("I couldn't confirm who …", "I'm not certain of the name"):
-# it may decline what the first sentence seemed to answer.
-# A later sentence that opens with a contrast: when it speaks of what is asked, it may hold the real answer.
+# A later sentence with a contrast: when it speaks of what is asked, it may hold the real answer.
 _CONTRAST = re.compile(r"\b(?:however|but|although|though|yet|nevertheless|nonetheless|still|whereas)\b", re.IGNORECASE)
 # What others say of a candidate rather than what the reply commits to ("often given as X", "sometimes attributed
 # to X"), or a restriction ("only during …").
@@ -225,9 +223,11 @@ _REPORTED = re.compile(r"\b(?:often|sometimes|widely|commonly|usually|popularly|
                        r"(?:given|said|cited|called|named|attributed|credited|believed|thought|quoted|claimed|listed"
                        r"|described)\b"
                        r"|\bis\s+said\s+to\b|\bonly\b", re.IGNORECASE)  # "only": a restriction, not the answer itself
-# A sentence that goes on about the same subject: it opens with a pronoun or "today".
+# A sentence that goes on about the same subject: a pronoun or "today" in it, or a demonstrative opening it.
 REFERS_BACK = re.compile(r"\b(?:it|its|it's|he|his|she|her|they|their|today)\b|^\W*(?:this|that|these|those)\b",
                          re.IGNORECASE)
+# A later sentence in the first person that negates ("I couldn't confirm who …", "I'm not certain of the name"):
+# it may decline what the first sentence seemed to answer.
 _OWN_DOUBT = re.compile(r"^(?=.*(?-i:\b(?:I|my|My|me|we|We)\b)).*(?:n't|\b(?:not|cannot|unable|no)\b)", re.IGNORECASE)
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
@@ -319,7 +319,7 @@ def read_reply(reply: str | None, golds: list[str], question: str = "") -> Readi
     return replace(reading, later=later, hedged=reading.hedged or bool(_HEDGE.search(committed[1])))
 
 
-# Where one statement of a sentence ends and another begins: a semicolon, ", but", a spaced dash.
+# Where one statement of a sentence ends and another begins: a semicolon, ", but"; not a dash ("X — because …").
 _STATEMENTS = re.compile(r"\s*;\s*|,?\s+but\s+", re.IGNORECASE)
 _STATEMENT_WORDS = 4  # words from which a statement beside the one about what is asked is context, not a bare answer
 
