@@ -413,3 +413,18 @@ def refused(capsys: Any, argv: list[str], *expected: str) -> str:
         assert text in err, (text, err)
     return err
 
+
+
+def peak_bytes_raising(call: Callable[[], object], error: type[Exception], match: str) -> int:
+    """Python's peak allocation while `call` runs, which must raise `error` with `match` in its message."""
+    import tracemalloc
+
+    import pytest
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(error, match=match):
+            call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()

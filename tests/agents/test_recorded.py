@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from factprobe.eval.core import text_files
 from factprobe.eval.core.schema import Question
 from factprobe.eval.run.failures import EXIT_TOO_MANY_ERRORS
 from factprobe.eval.store.run_dir import RunDir
-from tests.fakes import ScriptedModel, last_user, refused, write_questions
+from tests.fakes import ScriptedModel, last_user, peak_bytes_raising, refused, write_questions
 
 QUESTIONS = [
     Question(id="danube", question="Which river flows through Vienna?", answer="Danube", category="rivers"),
@@ -171,13 +170,7 @@ def test_the_long_line_is_not_read_whole(tmp_path, monkeypatch) -> None:
     it twice: bytes and text)."""
     monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
     path = long_line_file(tmp_path / "a.jsonl", b'{"id": "danube", "answer": "Danube"}\n{"id": "m", "answer": "')
-    tracemalloc.start()
-    try:
-        with pytest.raises(AnswersFileError, match="line 2: longer than"):
-            read_answers(path)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    peak = peak_bytes_raising(lambda: read_answers(path), AnswersFileError, "line 2: longer than")
     assert peak < HUGE / 4, f"peak {peak:,} bytes"
 
 

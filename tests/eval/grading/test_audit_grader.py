@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import socket
-import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +16,7 @@ import factprobe.eval.cli.main as cli
 import factprobe.eval.grading.judge_loader as judge_loader
 from factprobe.eval.core import text_files
 from factprobe.eval.grading.audit import CasesError, cohen_kappa, load_cases
-from tests.fakes import ScriptedModel, last_user
+from tests.fakes import ScriptedModel, last_user, peak_bytes_raising
 
 # (answer, label, the grade the scripted judge gives, case type)
 CASES = [
@@ -247,13 +246,7 @@ def test_the_long_case_line_is_not_read_whole(tmp_path, monkeypatch) -> None:
     """Python's allocations while loading stay far below the line's size."""
     monkeypatch.setattr(text_files, "MAX_LINE_BYTES", LIMIT)
     path = long_case_file(tmp_path / "cases.jsonl")
-    tracemalloc.start()
-    try:
-        with pytest.raises(CasesError, match="line 2: longer than"):
-            load_cases(path)
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
+    peak = peak_bytes_raising(lambda: load_cases(path), CasesError, "line 2: longer than")
     assert peak < HUGE / 4, f"peak {peak:,} bytes"
 
 
