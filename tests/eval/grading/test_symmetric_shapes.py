@@ -63,6 +63,9 @@ SHAPES = [
     (CEILING, "The ceiling was painted by **{}**.\n\n**Details:**\n- The work took two years.\n- It was restored in 1950",
      "Anna Holt", "Carl Berg"),  # a committed sentence, then a list of detail
     (PILOT, "The first to land on the Varn plain was {}, aboard the lander Tern.", "Anna Maria Holt", "Carl Berg"),
+    # after the answer, a sentence said of the subject names another person or date: its detail
+    (CEILING, "{} painted the ceiling. Her assistant on the ceiling was Ida Lind.", "Anna Holt", "Carl Berg"),
+    (BRIDGE, "The bridge opened on {}. Its twin opened on 5 May 1922.", "3 March 1921", "5 March 1921"),
 ]
 
 
@@ -92,7 +95,6 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
      "Dayton", Grade.UNGRADED),         # the state is asked too: the city alone is not the whole answer
     (CEILING, "I am unable to search the web, to find out who painted it.", Grade.NOT_ATTEMPTED),
     (CEILING, "Ida Lind painted it. However, some sources credit Carl Berg.", Grade.UNGRADED),
-    (BRIDGE, "The bridge opened on 3 March 1921. Its twin opened on 5 March 1921.", Grade.UNGRADED),  # a later date
     (CEILING, "Answer: Anna Holt\nAnswer: Carl Berg", Grade.INCORRECT),  # two answers, no revision: candidates
     (CEILING, "The ceiling was painted by Anna Holt's brother.", Grade.UNGRADED),
     (CEILING, "The ceiling was painted by Anna Holt. I couldn't confirm who painted it, though.", Grade.UNGRADED),
