@@ -66,6 +66,11 @@ SHAPES = [
     # after the answer, a sentence said of the subject names another person or date: its detail
     (CEILING, "{} painted the ceiling. Her assistant on the ceiling was Ida Lind.", "Anna Holt", "Carl Berg"),
     (BRIDGE, "The bridge opened on {}. Its twin opened on 5 May 1922.", "3 March 1921", "5 March 1921"),
+    # a heading over the reply, and "…:" over the line that gives the answer
+    (CEILING, "# The Varn chapel\n\nThe ceiling was painted by {}.\n\n## Details\n- It took two years.", "Anna Holt",
+     "Carl Berg"),
+    (CEILING, "The ceiling of the Varn chapel was painted by:\n\n**{}**\n\nThe work took two years.", "Anna Holt",
+     "Carl Berg"),
 ]
 
 
@@ -109,6 +114,7 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
     (CEILING, "The ceiling was painted by Anna Holt.\n\n- Some sources credit Carl Berg with it.", Grade.UNGRADED),
     (CEILING, "The ceiling was painted by Anna Holt.\n\n- The ceiling was painted by Carl Berg in 1890.", Grade.UNGRADED),
     (CEILING, "Two painters are named:\n1. Anna Holt\n2. Carl Berg", Grade.UNGRADED),  # a list, no sentence commits
+    (CEILING, "Two painters are named:\nAnna Holt\nCarl Berg", Grade.UNGRADED),  # the same list, its items unmarked
 ])
 def test_what_the_reading_leaves_or_decides_otherwise(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
