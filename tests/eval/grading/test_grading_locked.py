@@ -1,13 +1,14 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v25.jsonl (451 cases: 50 short, 200 one-sentence, 130 paragraph, 71 adversarial,
+tests/data/grading_cases_locked_v26.jsonl (457 cases: 50 short, 206 one-sentence, 128 paragraph, 73 adversarial,
 on 130 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), before this round's rule change was made.
-Measured once against the changed rules (docs/grading.md, "The newest locked set"; the record the run summary
-reports, eval/grading/data/locked_measurement.json): decided agreement 98.9%, over-credit 0%, under-credit 0.5%,
-F with a perfect judge 0.3 point below F from the labels, F over the decided rows 0.4 point below it; undecided
-10.0% of short answers, 20.5% of one-sentence answers, 66.2% of paragraphs, 77.5% of adversarial answers; no
-adversarial wrong answer CORRECT. Nothing was tuned on it. The earlier locked sets (v2 to v24) were each
+answers, with no question in common with them (its .md file), while this round's second rule change was being
+written. Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run
+summary reports, eval/grading/data/locked_measurement.json): decided agreement 98.1%, over-credit 0%,
+under-credit 0.5%, F with a perfect judge 0.3 point below F from the labels, F over the decided rows 6.3 points
+above it (wrong answers are left undecided more often than right ones: 50.0% against 32.2%); undecided 6.0% of
+short answers, 23.8% of one-sentence answers, 67.2% of paragraphs, 74.0% of adversarial answers; no adversarial
+wrong answer CORRECT. Nothing was tuned on it. The earlier locked sets (v2 to v25) were each
 measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
@@ -26,7 +27,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v25.jsonl",)
+LOCKED = ("grading_cases_locked_v26.jsonl",)
 
 
 @cache
@@ -66,9 +67,9 @@ def test_short_answers_are_mostly_decided(name: str) -> None:
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 20.5% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 66.2% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 77.5%")),
+                                                                               "rules left 23.8% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 67.2% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 74.0%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -76,7 +77,8 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     assert audited(LOCKED[0])[0]["per_form"][form]["undecided_share"] <= ceiling
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 6.3 points above the labels"))])
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02
