@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from itertools import takewhile
 
 from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.reply_lines import sentence_lines
 from factprobe.eval.grading.sentence_names import CALENDAR
 from factprobe.eval.grading.sentence_slot import restates
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -233,7 +233,6 @@ _OWN_DOUBT = re.compile(r"^(?=.*(?-i:\b(?:I|my|My|me|we|We)\b)).*(?:n't|\b(?:not
 _CONCLUDES = re.compile(r"^(?:so|therefore|thus|hence|in\s+short|in\s+summary|to\s+sum\s+up)\b,?\s*", re.IGNORECASE)
 _LEAD_PHRASE = re.compile(r"^(?:in|on|at|as\s+of|according\s+to|during|by|for|from|after|before|since)\b[^,;:]{1,80},"
                           r"\s*(?=\S)", re.IGNORECASE)
-_LISTED = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s")  # a list item's mark
 
 
 def _after_correction(text: str) -> str | Unreadable:
@@ -260,15 +259,9 @@ def _first_committed(text: str, question: str) -> tuple[str, str] | Unreadable:
     """A paragraph's answer: its first sentence that says more than the question (a greeting or the question
     restated is skipped) and the sentences after it (a list's lines among them), when none of them qualifies or
     revises it; a list with no whole sentence before it is the judge's."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    if len(lines) > 1 and any(_LISTED.match(line) or not re.search(r"[.!?:]$", line.strip()) for line in lines[:-1]):
-        lead = len(list(takewhile(lambda line: re.search(r"[.!]$", line.strip()) and not _LISTED.match(line)
-                                  and not line.lstrip().startswith("#"), lines)))
-        if not lead:
-            return Unreadable("several lines (a list)")
-        # sentences that commit before a list: the list's lines are later sentences, each read as one
-        lines = lines[:lead] + [_LISTED.sub("", line).strip().rstrip(":") + ("" if re.search(
-            r"[.!?]$", line.strip()) else ".") for line in lines[lead:]]
+    lines = sentence_lines(text)
+    if lines is None:
+        return Unreadable("several lines (a list)")
     if len(lines) < 2 and not _SENTENCE_END.search(text.rstrip(" .!")):
         return text, ""
     parts = sentences(" ".join(lines))

@@ -232,15 +232,17 @@ _NOW = re.compile(r"\b(?:today|now|nowadays|currently|presently|at\s+present)\b"
 
 def _later_disagrees(later: str, found: Found, golds: list[str], question: str) -> bool:
     """A later sentence of the paragraph, read alone, finds otherwise than its committing sentence, or states the
-    gold's words where that sentence did not match."""
+    gold's words where that sentence did not match; after a match, one that refers back to it and names another
+    (not of the present: "today it is …") is detail, one that restates the question with another name is not."""
     said = " ".join(words(later))
     if found is not Found.MATCH and any(f" {' '.join(words(gold))} " in f" {said} " for gold in golds):
         return True
     return any(other.found is not found and other.found is not Found.UNSURE and not (
-        other.kind == "slot" and other.found is Found.CONFLICT)  # a later sentence's new name is its detail
-        for other in (_sentence_finding(sentence, golds, question) for sentence in sentences(later)
-                      if restates(sentence, question) or REFERS_BACK.search(sentence) and (
-                          restates(sentence, question, 1) or _NOW.search(sentence))))  # else background
+        other.found is Found.CONFLICT and (other.kind == "slot" or found is Found.MATCH and REFERS_BACK.search(
+            sentence) and not _NOW.search(sentence)))  # a new name: detail, or after a match, one said of the subject
+        for sentence, other in ((sentence, _sentence_finding(sentence, golds, question)) for sentence in sentences(
+            later) if restates(sentence, question) or REFERS_BACK.search(sentence) and (
+                restates(sentence, question, 1) or _NOW.search(sentence))))  # else background
 
 
 def _names_finding(findings: list[Finding]) -> Finding:

@@ -1,13 +1,14 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v24.jsonl (453 cases: 49 short, 200 one-sentence, 132 paragraph, 72 adversarial,
-on 132 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), before this round's third rule change was made.
-Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run summary
-reports, eval/grading/data/locked_measurement.json): decided agreement 98.0%, over-credit 1.2% (two adversarial
-wrong answers CORRECT, one paragraph), under-credit 0.5%, F with a perfect judge 0.4 point above F from the
-labels, F over the decided rows 2.4 points above it; undecided 2.0% of short answers, 19.0% of one-sentence
-answers, 79.5% of paragraphs, 76.4% of adversarial answers. Nothing was tuned on it. The earlier locked sets (v2 to v23) were each
+tests/data/grading_cases_locked_v26.jsonl (457 cases: 50 short, 206 one-sentence, 128 paragraph, 73 adversarial,
+on 130 questions) was written for this project by someone who saw neither the rules nor the other case files'
+answers, with no question in common with them (its .md file), while this round's second rule change was being
+written. Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run
+summary reports, eval/grading/data/locked_measurement.json): decided agreement 98.1%, over-credit 0%,
+under-credit 0.5%, F with a perfect judge 0.3 point below F from the labels, F over the decided rows 6.3 points
+above it (wrong answers are left undecided more often than right ones: 50.0% against 32.2%); undecided 6.0% of
+short answers, 23.8% of one-sentence answers, 67.2% of paragraphs, 74.0% of adversarial answers; no adversarial
+wrong answer CORRECT. Nothing was tuned on it. The earlier locked sets (v2 to v25) were each
 measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
@@ -26,12 +27,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v24.jsonl",)
-
-
-def missed(name: str, reason: str) -> Any:
-    """The set `name` as a parameter whose test is a target the rules missed when it was measured."""
-    return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"target not met: {reason}"))
+LOCKED = ("grading_cases_locked_v26.jsonl",)
 
 
 @cache
@@ -40,7 +36,7 @@ def audited(name: str) -> tuple[dict[str, Any], list[AuditRow]]:
     return audit_summary(rows), rows
 
 
-@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, over-credit 1.2% (three answers)")])
+@pytest.mark.parametrize("name", LOCKED)
 def test_decided_rows_rarely_give_credit_wrongly(name: str) -> None:
     figures = audited(name)[0]
     assert figures["over_credit"] <= 0.01
@@ -57,7 +53,7 @@ def test_decided_rows_agree_with_the_labels(name: str) -> None:
     assert audited(name)[0]["decided_agreement"] >= 0.97
 
 
-@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, two adversarial wrong answers CORRECT")])
+@pytest.mark.parametrize("name", LOCKED)
 def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     _, rows = audited(name)
     adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
@@ -71,9 +67,9 @@ def test_short_answers_are_mostly_decided(name: str) -> None:
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 19.0% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 79.5% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 76.4%")),
+                                                                               "rules left 23.8% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 67.2% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 74.0%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -81,7 +77,8 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     assert audited(LOCKED[0])[0]["per_form"][form]["undecided_share"] <= ceiling
 
 
-@pytest.mark.parametrize("name", [missed(LOCKED[0], "measured once, 2.4 points above the labels")])
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 6.3 points above the labels"))])
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02

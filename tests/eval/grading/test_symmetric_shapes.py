@@ -63,6 +63,14 @@ SHAPES = [
     (CEILING, "The ceiling was painted by **{}**.\n\n**Details:**\n- The work took two years.\n- It was restored in 1950",
      "Anna Holt", "Carl Berg"),  # a committed sentence, then a list of detail
     (PILOT, "The first to land on the Varn plain was {}, aboard the lander Tern.", "Anna Maria Holt", "Carl Berg"),
+    # after the answer, a sentence said of the subject names another person or date: its detail
+    (CEILING, "{} painted the ceiling. Her assistant on the ceiling was Ida Lind.", "Anna Holt", "Carl Berg"),
+    (BRIDGE, "The bridge opened on {}. Its twin opened on 5 May 1922.", "3 March 1921", "5 March 1921"),
+    # a heading over the reply, and "…:" over the line that gives the answer
+    (CEILING, "# The Varn chapel\n\nThe ceiling was painted by {}.\n\n## Details\n- It took two years.", "Anna Holt",
+     "Carl Berg"),
+    (CEILING, "The ceiling of the Varn chapel was painted by:\n\n**{}**\n\nThe work took two years.", "Anna Holt",
+     "Carl Berg"),
 ]
 
 
@@ -92,7 +100,6 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
      "Dayton", Grade.UNGRADED),         # the state is asked too: the city alone is not the whole answer
     (CEILING, "I am unable to search the web, to find out who painted it.", Grade.NOT_ATTEMPTED),
     (CEILING, "Ida Lind painted it. However, some sources credit Carl Berg.", Grade.UNGRADED),
-    (BRIDGE, "The bridge opened on 3 March 1921. Its twin opened on 5 March 1921.", Grade.UNGRADED),  # a later date
     (CEILING, "Answer: Anna Holt\nAnswer: Carl Berg", Grade.INCORRECT),  # two answers, no revision: candidates
     (CEILING, "The ceiling was painted by Anna Holt's brother.", Grade.UNGRADED),
     (CEILING, "The ceiling was painted by Anna Holt. I couldn't confirm who painted it, though.", Grade.UNGRADED),
@@ -107,6 +114,7 @@ def test_what_is_plainly_of_another_kind_is_incorrect(question: Question, answer
     (CEILING, "The ceiling was painted by Anna Holt.\n\n- Some sources credit Carl Berg with it.", Grade.UNGRADED),
     (CEILING, "The ceiling was painted by Anna Holt.\n\n- The ceiling was painted by Carl Berg in 1890.", Grade.UNGRADED),
     (CEILING, "Two painters are named:\n1. Anna Holt\n2. Carl Berg", Grade.UNGRADED),  # a list, no sentence commits
+    (CEILING, "Two painters are named:\nAnna Holt\nCarl Berg", Grade.UNGRADED),  # the same list, its items unmarked
 ])
 def test_what_the_reading_leaves_or_decides_otherwise(question: Question, answer: str, grade: Grade) -> None:
     outcome = RuleGrader().grade_sync(question, answer)
