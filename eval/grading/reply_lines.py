@@ -17,6 +17,7 @@ def _parallel(line: str, following: str) -> bool:
 
 
 def _ended(line: str) -> str:
+    """The line as a sentence: a full stop added unless it ends one already."""
     return line + ("" if re.search(r"[.!?]$", line) else ".")
 
 

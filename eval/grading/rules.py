@@ -237,12 +237,18 @@ def _later_disagrees(later: str, found: Found, golds: list[str], question: str) 
     said = " ".join(words(later))
     if found is not Found.MATCH and any(f" {' '.join(words(gold))} " in f" {said} " for gold in golds):
         return True
-    return any(other.found is not found and other.found is not Found.UNSURE and not (
-        other.found is Found.CONFLICT and (other.kind == "slot" or found is Found.MATCH and REFERS_BACK.search(
-            sentence) and not _NOW.search(sentence)))  # a new name: detail, or after a match, one said of the subject
-        for sentence, other in ((sentence, _sentence_finding(sentence, golds, question)) for sentence in sentences(
-            later) if restates(sentence, question) or REFERS_BACK.search(sentence) and (
-                restates(sentence, question, 1) or _NOW.search(sentence))))  # else background
+    for sentence in sentences(later):
+        if not (restates(sentence, question) or REFERS_BACK.search(sentence) and (
+                restates(sentence, question, 1) or _NOW.search(sentence))):
+            continue  # background
+        other = _sentence_finding(sentence, golds, question)
+        if other.found in (found, Found.UNSURE):
+            continue
+        if other.found is Found.CONFLICT and (other.kind == "slot" or (
+                found is Found.MATCH and REFERS_BACK.search(sentence) and not _NOW.search(sentence))):
+            continue  # a new name in the sentence's blank, or one said of the subject after a match: detail
+        return True
+    return False
 
 
 def _names_finding(findings: list[Finding]) -> Finding:
