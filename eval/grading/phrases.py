@@ -76,3 +76,40 @@ APPROXIMATE = re.compile(rf"\b(about|around|approximately|approx|roughly|nearly|
 def is_refusal(answer: str) -> bool:
     """True when the answer declines to answer ("I don't know", the MM-SAP refusal phrase, …)."""
     return bool(_REFUSAL.search(answer.replace("\u2019", "'").replace("\u2018", "'")))
+
+
+# A sentence that sends the asker elsewhere or asks them for more ("I'd recommend checking …", "Could you
+# tell me which …?", "Let me know …"), and the list that such a sentence opens with a colon.
+_ADVICE = re.compile(
+    r"\b(?:i'?d|i\s+would|i)\s+(?:\w+ly\s+)?(?:recommend|suggest|advise)|\b(?:could|can|would)\s+you\s+(?:please\s+)?"
+    r"(?:provide|clarify|share|tell|give|specify|let|confirm)|\bif\s+you\s+(?:could|can)\s+(?:provide|share|give|tell"
+    r"|clarify)|\blet\s+me\s+know\b|\bwould\s+you\s+like\b|\bbe\s+happy\s+to\s+help\b|\bis\s+there\s+(?:something|anything)\b"
+    r"|\byou\s+(?:can|could|may|might|should|would\s+need\s+to|'d\s+need\s+to)\s+(?:want\s+to\s+)?(?:check|consult"
+    r"|contact|visit|search|look|refer|verify|try)|^\W*(?:for\s+the\s+most\s+(?:accurate|current|up-to-date|reliable)"
+    r"|to\s+(?:find(?:\s+out)?|get|verify|confirm|obtain)\s+(?:this|that|the|who|what|which|when|where|accurate|current|up-to-date|reliable))\b",
+    re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*#\"(])|\n+")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_STATEMENT_END = re.compile(r",\s+(?:so|and|but)\s+|;\s*", re.IGNORECASE)  # where the advice may begin a sentence
+# The speaker's knowledge cutoff ("as of my last update in July 2024"): its date is no guess.
+CUTOFF = re.compile(r"\bmy\s+(?:\w+\s+){0,2}(?:knowledge|training|update|data|information)\b|\bknowledge\s+cut-?off\b",
+                    re.IGNORECASE)
+
+
+def without_advice(text: str) -> str:
+    """The text without what sends the asker elsewhere or asks them for more (from the statement where it
+    begins to the end of its sentence) and without the list items such a sentence introduces with a colon."""
+    kept: list[str] = []
+    skipping = False
+    for piece in _SENTENCE_END.split(text):
+        if skipping and _LIST_ITEM.match(piece):
+            continue
+        advice = _ADVICE.search(piece.replace("\u2019", "'"))
+        skipping = bool(advice) and piece.rstrip().endswith(":")
+        if advice is None:
+            kept.append(piece)
+            continue
+        before = [m.start() for m in _STATEMENT_END.finditer(piece, 0, advice.start())]
+        if before:  # "Records mention 1871, so I'd suggest …": the statement before the advice stays
+            kept.append(piece[:before[-1]] + ".")
+    return " ".join(kept).strip()

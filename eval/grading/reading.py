@@ -12,7 +12,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 
-from factprobe.eval.grading.phrases import is_refusal
+from factprobe.eval.grading.phrases import CUTOFF, is_refusal, without_advice
 from factprobe.eval.grading.reply_lines import sentence_lines
 from factprobe.eval.grading.sentence_names import CALENDAR
 from factprobe.eval.grading.sentence_slot import restates
@@ -174,11 +174,11 @@ _DISCLAIMS = re.compile(
 
 def _refusal(text: str) -> Refusal:
     """A refusal with no guess when its other clauses are filler or it is one question back to the asker
-    ("Do you mean X or Y?"); else one beside other statements (hedges removed), whether any held a
-    hedge, and what the refusal clauses name as declined."""
-    clauses = _clauses(text)
-    kept = [c for i, c in enumerate(clauses) if not is_refusal(c) and not (  # "…, to find out who": the refusal's aim
-        i and is_refusal(clauses[i - 1]) and _PURPOSE.match(c))]
+    ("Do you mean X or Y?"); else one beside other statements (hedges, advice on where to look and the
+    speaker's knowledge cutoff removed), whether any held a hedge, and what the refusal clauses name as declined."""
+    clauses = _clauses(without_advice(text))
+    kept = [c for i, c in enumerate(clauses) if not is_refusal(c) and not CUTOFF.search(c) and not (
+        i and is_refusal(clauses[i - 1]) and _PURPOSE.match(c))]  # "…, to find out who": the refusal's aim
     context = ", ".join(c for c in (_HEDGE.sub(" ", c).strip() for c in kept) if _FILLER.sub("", c).strip())
     if _CLARIFY.match(text) or not context:
         return Refusal("refusal with no guess")

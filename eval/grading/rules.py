@@ -33,6 +33,7 @@ from factprobe.eval.grading.match_text import (
 from factprobe.eval.grading.match_values import COARSER, comparable_figures, compare_number, compare_pair, figures_text
 from factprobe.eval.grading.numbers import find_quantities, gold_quantity
 from factprobe.eval.grading.reading import REFERS_BACK, ZERO, Candidates, Claim, Refusal, read_reply, sentences
+from factprobe.eval.grading.refusal_context import names_no_candidate
 from factprobe.eval.grading.sentence_names import answer_names, doer
 from factprobe.eval.grading.sentence_slot import restates, slot_finding
 from factprobe.eval.grading.spelled import spelled_to_digits
@@ -333,6 +334,9 @@ class RuleGrader:
             guess = compare_claim(reading.context, golds, question.question) if short else None
             if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
                 return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
+            if golds and not reading.hedged and "**" not in (answer or "") and names_no_candidate(
+                    reading.context, golds, question.question):
+                return self._outcome(Grade.NOT_ATTEMPTED, "refusal: declines, and the rest names no candidate")
             return self._outcome(Grade.UNGRADED, "a refusal beside other statements that may hold a guess")
         if isinstance(reading, Candidates):
             return self._candidates(reading, golds, question.question) if golds else self._outcome(

@@ -269,3 +269,51 @@ def test_a_refusal_with_one_explicit_guess_is_graded_by_the_guess(guess: str, gr
     question, gold = "Who first charted the made-up Orvane Shoals?", "Petra Lindqvist"
     assert rule_grade(question, gold, f"I'm not sure, but I'd guess {guess}.") is grade
     assert rule_grade(question, gold, f"I can't confirm that, but I believe it was {guess}.") is grade
+
+
+MAYOR = Question(id="m", question="Who was elected mayor of Dunmere in May 2031?", answer="Ilse Varga")
+OPENED = Question(id="o", question="When did the Tarrow lighthouse first shine?", answer="14 March 1874")
+COLOURS = Question(id="k", question="What are the colours of Brell Academy?", answer="blue and white")
+_LONG_REFUSAL = ("I don't have reliable information about the results of the Dunmere mayoral election in May "
+                 "2031, as my knowledge was last updated in April 2030.\n\n{middle}To find the answer, I'd "
+                 "recommend checking:\n- The Dunmere Borough Council website\n- Local news from the Norland "
+                 "Gazette\n\nCould you tell me more about why you're asking?")
+
+
+@pytest.mark.parametrize("middle", [
+    "",
+    "Elections in Dunmere are held every four years, and results can change after recounts.\n\n",
+])
+def test_a_long_refusal_that_sends_the_asker_elsewhere_names_no_candidate(middle: str) -> None:
+    """Advice on where to look, its list of sources, a knowledge cutoff and background that names nothing the
+    question does not say hold no guess."""
+    outcome = RuleGrader().grade_sync(MAYOR, _LONG_REFUSAL.format(middle=middle))
+    assert outcome.grade is Grade.NOT_ATTEMPTED, outcome.note
+
+
+@pytest.mark.parametrize("middle", [
+    "My best guess would be Ilse Varga. ",      # a hedged guess, right
+    "My best guess would be Piet Holm. ",       # the same, wrong
+    "As of April 2030, **Piet Holm** led the council. ",   # a bold name
+    "A councillor named Ilse Varga was widely tipped to win. ",
+    "A councillor named Piet Holm was widely tipped to win. ",
+    "The mayor of Dunmere elected in 2027 was Piet Holm. ",  # the question restated with a name
+])
+def test_a_long_refusal_that_slips_in_a_name_is_not_a_plain_refusal(middle: str) -> None:
+    """A right and a wrong name slipped into the same refusal are treated alike: neither is read as declining."""
+    assert RuleGrader().grade_sync(MAYOR, _LONG_REFUSAL.format(middle=middle)).grade is not Grade.NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("question, answer, declines", [
+    (OPENED, "I don't have the exact date; my training data ends in 2030. I'd suggest checking the Norland "
+             "lighthouse register.", True),
+    (OPENED, "I can't confirm the exact date. Records mention work there in 1871, so I'd suggest checking the "
+             "Norland lighthouse register.", False),   # a figure where a date is asked
+    (COLOURS, "I don't have official information on this. Brell Academy's colours are typically blue and white, "
+              "but I'd recommend checking its website.", False),  # a lowercase guess about what is asked
+    (COLOURS, "I don't have official information on this. Brell Academy's colours are typically red and gold, "
+              "but I'd recommend checking its website.", False),
+])
+def test_a_refusal_with_a_figure_or_a_restated_question_may_hold_a_guess(question: Question, answer: str,
+                                                                          declines: bool) -> None:
+    assert (RuleGrader().grade_sync(question, answer).grade is Grade.NOT_ATTEMPTED) is declines
