@@ -17,8 +17,8 @@ from typing import Any
 RECORD = Path(__file__).parent / "data" / "locked_measurement.json"
 # The modules whose code decides a rule grade; any change to one is a change of the rules.
 RULE_MODULES = ("base", "dates", "match_codes", "match_formulas", "match_names", "match_text", "match_units",
-                "match_values", "match_parts", "numbers", "phrases", "reading", "refusal_context", "reply_lines", "rules",
-                "sentence_names", "sentence_slot", "spelled", "wording")
+                "match_values", "match_parts", "numbers", "phrases", "reading", "refusal_context", "reply_lines",
+                "rules", "sentence_names", "sentence_slot", "spelled", "wording")
 FIGURES = ("n", "decided_agreement", "over_credit", "under_credit", "undecided_share", "f_labels", "f_grades",
            "f_decided", "f_delta", "f_delta_ci_low", "f_delta_ci_high", "kappa")
 
