@@ -294,6 +294,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     featureless = [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]
+    kinds = {w for w in said if w in _FEATURES}, {w for w in words(gold) if w in _FEATURES}
+    if featureless and all(kinds) and kinds[0] != kinds[1]:  # "Bay of X" for "Strait of X": another feature
+        return Finding(Found.UNSURE, "text", "the gold's name with another kind of feature")
     if said and wanted and featureless and not (  # "the Niger River" is no country
             _KIND_ASKED.search(question) and set(said) - set(wanted)):
         return Finding(Found.MATCH, "text", "the gold's words, with or without the kind of feature ('Mount', 'Sea')")

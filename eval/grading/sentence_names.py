@@ -12,8 +12,9 @@ CALENDAR = frozenset("january february march april may june july august septembe
 _LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were))\s+", re.IGNORECASE)
 
 # A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
+# A small number straight after the capitalised words is the name's own ("Apollo 11", a sequel's "2").
 _NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)"
-                        r"\s+)*[A-Z][\w'.–-]*)*")
+                        r"\s+)*[A-Z][\w'.–-]*)*(?:[ \t]+\d{1,3}\b(?![.,:/]\d))?")
 # A capitalised word that opens a sentence without naming anything ("The", "In", "It").
 OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
                      "before during according yes no i my our we there as although while both neither either only "
@@ -71,6 +72,8 @@ def answer_names(claim: str, question: str) -> list[str] | None:
         before, span = text[:match.start()], match[0].rstrip(".")
         if before[-1:] in ("'", "‘", '"', "“"):
             span = span.rstrip("'’\"”")  # a quoted title
+        if re.search(r"\s\d+$", span) and span.split()[-2].lower() in CALENDAR | {"ad", "bc", "ce", "bce"}:
+            span = span.rsplit(None, 1)[0]  # a day after its month, a year after its era: the date kind's
         first, *rest = span.split()
         if not before.strip() and first.lower() in OPENERS:
             span = " ".join(rest)  # a sentence's opening word, then maybe a name

@@ -103,6 +103,18 @@ def _occurrence(norms: list[str], gold: list[str]) -> tuple[int, int] | None:
     return None
 
 
+def _name_goes_on(tokens: list[_Word], end: int, sentence: str, gold: str) -> bool:
+    """The gold's words are part of a longer name: a capitalised word follows on the same line, or a small
+    number where the gold has none ("X 2": a sequel, another mission)."""
+    if end >= len(tokens) or not re.fullmatch(r"\s+", sentence[tokens[end - 1].end:tokens[end].start]):
+        return False
+    following = tokens[end]
+    if following.text[:1].isupper():
+        return following.norm not in FUNCTION_WORDS
+    return bool(re.fullmatch(r"\d{1,3}", following.text)) and not re.search(r"\d", gold) and "\n" not in sentence[
+        tokens[end - 1].end:following.start]
+
+
 def _first_run(tokens: list[_Word], new: list[bool], sentence: str) -> str | None:
     """The first capitalised phrase of new words after the sentence's pivot when it stands near it (else the first
     in the sentence), maybe joined by a name's particles; it ends at a function word, a comma or a bracket."""
@@ -193,9 +205,8 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         earlier = [t for index, (t, is_new) in enumerate(zip(tokens[start:at], new[start:at]), start) if is_new
                    and t.norm not in CALENDAR and not _describes(tokens, index) and (
                        t.text[:1].isupper() if capital_gold else True)]
-        joined = (at > 0 and new[at - 1] and tokens[at - 1].text[:1].isupper()) or (
-            end < len(tokens) and tokens[end].text[:1].isupper() and tokens[end].norm not in FUNCTION_WORDS
-            and re.fullmatch(r"\s+", sentence[tokens[end - 1].end:tokens[end].start]))  # part of a longer name
+        joined = (at > 0 and new[at - 1] and tokens[at - 1].text[:1].isupper()) or _name_goes_on(
+            tokens, end, sentence, gold)
         if relating or _KIN_AFTER.match(after) or earlier or joined:
             return None
         return Finding(Found.MATCH, "slot", "the gold's words fill the sentence's blank")

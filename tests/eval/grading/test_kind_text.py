@@ -348,3 +348,20 @@ def test_a_former_country_where_a_city_is_asked() -> None:
 def test_a_place_that_differs_only_by_its_direction_is_another_place() -> None:
     assert rule_grade("In which made-up province is Harrow Fell?", "South Varnia", "North Varnia") is Grade.INCORRECT
     assert rule_grade("In which made-up province is Harrow Fell?", "South Varnia", "South Varnia") is Grade.CORRECT
+
+
+FIRST_FEATURE = Question(id="t9", question="What was the Orley studio's first feature film?", answer="Lantern Road")
+CHANNEL = Question(id="t10", question="Which waterway lies between Norland and Vennland?", answer="Strait of Orsk")
+
+
+@pytest.mark.parametrize("question, answer, correct", [
+    (FIRST_FEATURE, "The studio's first feature was Lantern Road, released in 1991.", True),
+    (FIRST_FEATURE, "The studio's first feature was Lantern Road 2, released in 1994.", False),  # a sequel
+    (FIRST_FEATURE, "Lantern Road 2", False),
+    (CHANNEL, "The two are separated by the Strait of Orsk.", True),
+    (CHANNEL, "The two are separated by the Bay of Orsk.", False),  # the gold's name, another kind of feature
+    (CHANNEL, "The Orsk strait.", True),
+])
+def test_a_number_or_another_feature_after_the_golds_name_is_another_thing(question: Question, answer: str,
+                                                                           correct: bool) -> None:
+    assert (rule_grade(question.question, question.answer, answer) is Grade.CORRECT) is correct
