@@ -1,15 +1,15 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v27.jsonl (451 cases: 50 short, 199 one-sentence, 130 paragraph, 72 adversarial,
-on 130 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), before this round's rule change. Measured once
-against the rules after the change (docs/grading.md, "The newest locked set"; the record the run summary reports,
-eval/grading/data/locked_measurement.json): decided agreement 96.7%, over-credit 1.2%, under-credit 1.5%, F with a
-perfect judge 0.2 point below F from the labels, F over the decided rows 2.4 points above it (wrong answers are
-left undecided more often than right ones: 43.1% against 33.5%); undecided 4.0% of short answers, 23.1% of
-one-sentence answers, 57.7% of paragraphs, 72.2% of adversarial answers; two adversarial wrong answers CORRECT
-(a sequel's title, and another feature of the gold's name). Nothing was tuned on it. The earlier locked sets (v2 to v26) were each
-measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
+tests/data/grading_cases_locked_v28.jsonl (451 cases: 50 short, 201 one-sentence, 130 paragraph, 70 adversarial,
+on 134 questions) was written for this project by someone who saw neither the rules nor the other case files'
+answers, with no question in common with them (its .md file), while this round's second rule change was being
+written. Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run
+summary reports, eval/grading/data/locked_measurement.json): decided agreement 97.1%, over-credit 0.8%,
+under-credit 1.0%, F with a perfect judge 0.2 point below F from the labels, F over the decided rows 1.2 points
+above it (wrong answers left undecided 41.6%, right ones 36.7%); undecided 6.0% of short answers, 20.9% of
+one-sentence answers, 59.2% of paragraphs, 80.0% of adversarial answers; two adversarial wrong answers CORRECT
+(a middle name added to the gold's name; a value with the opposite sign). Nothing was tuned on it. The
+earlier locked sets (v2 to v27) were each measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
 """
@@ -27,7 +27,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v27.jsonl",)
+LOCKED = ("grading_cases_locked_v28.jsonl",)
 
 
 @cache
@@ -36,8 +36,7 @@ def audited(name: str) -> tuple[dict[str, Any], list[AuditRow]]:
     return audit_summary(rows), rows
 
 
-@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
-    strict=True, reason="target not met: measured once, 1.2% (3 of 248 answers not correct)"))])
+@pytest.mark.parametrize("name", LOCKED)
 def test_decided_rows_rarely_give_credit_wrongly(name: str) -> None:
     assert audited(name)[0]["over_credit"] <= 0.01
 
@@ -52,14 +51,13 @@ def test_f_with_a_perfect_judge_is_within_a_point_of_the_labels(name: str) -> No
     assert abs(audited(name)[0]["f_delta"]) <= 0.01
 
 
-@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
-    strict=True, reason="target not met: measured once, 96.7%"))])
+@pytest.mark.parametrize("name", LOCKED)
 def test_decided_rows_agree_with_the_labels(name: str) -> None:
     assert audited(name)[0]["decided_agreement"] >= 0.97
 
 
 @pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
-    strict=True, reason="target not met: measured once, two (a sequel's title; another feature of the gold's name)"))])
+    strict=True, reason="target not met: measured once, two (a middle name added; the opposite sign)"))])
 def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     _, rows = audited(name)
     adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
@@ -73,9 +71,9 @@ def test_short_answers_are_mostly_decided(name: str) -> None:
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 23.1% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 57.7% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 72.2%")),
+                                                                               "rules left 20.9% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 59.2% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 80.0%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -83,8 +81,7 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     assert audited(LOCKED[0])[0]["per_form"][form]["undecided_share"] <= ceiling
 
 
-@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
-    strict=True, reason="target not met: measured once, 2.4 points above the labels"))])
+@pytest.mark.parametrize("name", LOCKED)
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02
