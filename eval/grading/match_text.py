@@ -266,6 +266,11 @@ def _other_option(answer: str, gold: str, question: str) -> bool:
     return related(other, wanted) and not related(said, wanted)
 
 
+def sign_spelled(text: str) -> str:
+    """A type's closing sign in words ("O-" reads "O negative"), so that the sign is not lost with the punctuation."""
+    return _SIGN.sub(lambda m: f"{m[1]} {'positive' if m[2] == '+' else 'negative'}", text)
+
+
 def compare_text(claim: str, gold: str, question: str) -> Finding:
     """The claim's head against one gold answer in words. `text`: the gold's words, without its place
     qualifier, or as the answer's other name ("X (gold)"); `initials`: an acronym either way. A code the
@@ -274,8 +279,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     implied = set(words(question))
     if not content(gold, implied):
         implied -= set(words(gold))
-    answer, detail, gold = (_SIGN.sub(lambda m: f"{m[1]} {'positive' if m[2] == '+' else 'negative'}", text)
-                            for text in (*head(claim, question), gold))
+    answer, detail, gold = (sign_spelled(text) for text in (*head(claim, question), gold))
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
     spelt = [answer.strip(" .").lower()] if re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) else spelt  # "WHO": letters
@@ -362,4 +366,4 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
 
 
 __all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
-           "names_something", "related", "words"]
+           "names_something", "related", "sign_spelled", "words"]

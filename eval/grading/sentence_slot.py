@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from factprobe.eval.grading.match_text import Finding, Found, names_something, related
+from factprobe.eval.grading.match_text import Finding, Found, names_something, related, sign_spelled
 from factprobe.eval.grading.sentence_names import CALENDAR, DEMONYM, OPENERS, reverses
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
@@ -187,7 +187,7 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
     norms = [token.norm for token in tokens]
     wanted_any = False
     for gold in golds:
-        wanted = [w for w in words(gold) if w not in ("the", "a", "an")]
+        wanted = [w for w in words(sign_spelled(gold)) if w not in ("the", "a", "an")]  # "O-": "o negative"
         if not wanted or all(_asked(w, asked) for w in wanted):
             continue
         wanted_any = True

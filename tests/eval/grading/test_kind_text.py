@@ -365,3 +365,20 @@ CHANNEL = Question(id="t10", question="Which waterway lies between Norland and V
 def test_a_number_or_another_feature_after_the_golds_name_is_another_thing(question: Question, answer: str,
                                                                            correct: bool) -> None:
     assert (rule_grade(question.question, question.answer, answer) is Grade.CORRECT) is correct
+
+
+RH = Question(id="t11", question="Which rhesus group do the Norland donor cards list first?", answer="AB-",
+              aliases=["AB negative"])
+
+
+@pytest.mark.parametrize("answer, correct", [
+    ("The cards list type AB negative first.", True),
+    ("The cards list type AB positive first.", False),
+    ("Type AB negative is the group listed first.", None),   # left to the judge alike, right or wrong
+    ("Type AB positive is the group listed first.", None),
+    ("The cards list AB+ first.", False),
+])
+def test_a_types_sign_is_part_of_it(answer: str, correct: bool | None) -> None:
+    """A gold written "AB-" keeps its sign: the other sign is never read as the gold's words."""
+    grade = rule_grade(RH.question, [RH.answer, *RH.aliases], answer)
+    assert grade is Grade.UNGRADED if correct is None else (grade is Grade.CORRECT) is correct
