@@ -1,15 +1,16 @@
 """The rule grader on the newest locked set: cases written without sight of the rules, measured once.
 
-tests/data/grading_cases_locked_v28.jsonl (451 cases: 50 short, 201 one-sentence, 130 paragraph, 70 adversarial,
-on 134 questions) was written for this project by someone who saw neither the rules nor the other case files'
-answers, with no question in common with them (its .md file), while this round's second rule change was being
+tests/data/grading_cases_locked_v29.jsonl (448 cases: 50 short, 197 one-sentence, 130 paragraph, 71 adversarial,
+on 133 questions) was written for this project by someone who saw neither the rules nor the other case files'
+answers, with no question in common with them (its .md file), while this round's third rule change was being
 written. Measured once against the final rules (docs/grading.md, "The newest locked set"; the record the run
-summary reports, eval/grading/data/locked_measurement.json): decided agreement 97.1%, over-credit 0.8%,
-under-credit 1.0%, F with a perfect judge 0.2 point below F from the labels, F over the decided rows 1.2 points
-above it (wrong answers left undecided 41.6%, right ones 36.7%); undecided 6.0% of short answers, 20.9% of
-one-sentence answers, 59.2% of paragraphs, 80.0% of adversarial answers; two adversarial wrong answers CORRECT
-(a middle name added to the gold's name; a value with the opposite sign). Nothing was tuned on it. The
-earlier locked sets (v2 to v27) were each measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
+summary reports, eval/grading/data/locked_measurement.json): decided agreement 95.8%, over-credit 2.4%,
+under-credit 1.5%, F with a perfect judge 0.6 point above F from the labels, F over the decided rows 2.7 points
+above it (wrong answers left undecided 43.7%, right ones 38.9%); undecided 12.0% of short answers, 29.9% of
+one-sentence answers, 54.6% of paragraphs, 70.4% of adversarial answers; four adversarial wrong answers CORRECT
+(a longer place name holding the gold's, a town of the gold's name elsewhere, a further surname after the gold's
+full name, a charge with the opposite sign). Nothing was tuned on it. The
+earlier locked sets (v2 to v28) were each measured once in the same way and then tuned on; they are development data now (test_grading_dev.py). The
 thresholds below are the issue's targets, not the values measured; a target the rules miss is marked as
 such, strictly, so that meeting it later shows.
 """
@@ -27,7 +28,7 @@ from factprobe.eval.grading.audit import AuditRow, audit_summary, grade_cases, l
 from factprobe.eval.grading.rules import RuleGrader
 
 DATA = Path(__file__).parents[2] / "data"
-LOCKED = ("grading_cases_locked_v28.jsonl",)
+LOCKED = ("grading_cases_locked_v29.jsonl",)
 
 
 @cache
@@ -36,7 +37,8 @@ def audited(name: str) -> tuple[dict[str, Any], list[AuditRow]]:
     return audit_summary(rows), rows
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 2.4% (6 of 245 answers not correct)"))])
 def test_decided_rows_rarely_give_credit_wrongly(name: str) -> None:
     assert audited(name)[0]["over_credit"] <= 0.01
 
@@ -51,29 +53,31 @@ def test_f_with_a_perfect_judge_is_within_a_point_of_the_labels(name: str) -> No
     assert abs(audited(name)[0]["f_delta"]) <= 0.01
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 95.8%"))])
 def test_decided_rows_agree_with_the_labels(name: str) -> None:
     assert audited(name)[0]["decided_agreement"] >= 0.97
 
 
 @pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
-    strict=True, reason="target not met: measured once, two (a middle name added; the opposite sign)"))])
+    strict=True, reason="target not met: measured once, four (longer names holding the gold's, the opposite sign)"))])
 def test_no_adversarial_wrong_answer_is_correct(name: str) -> None:
     _, rows = audited(name)
     adversarial = [row for row in rows if row.form == "adversarial" and row.label.value != "CORRECT"]
     assert adversarial and not [row.line for row in adversarial if row.grade.value == "CORRECT"]
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 12.0%"))])
 def test_short_answers_are_mostly_decided(name: str) -> None:
     assert audited(name)[0]["per_form"]["short"]["undecided_share"] <= 0.10
 
 
 @pytest.mark.parametrize("form, ceiling", [
     pytest.param("sentence", 0.10, marks=pytest.mark.xfail(strict=True, reason="target not met: measured once, the "
-                                                                               "rules left 20.9% of one-sentence answers")),
-    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 59.2% of paragraphs")),
-    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 80.0%")),
+                                                                               "rules left 29.9% of one-sentence answers")),
+    pytest.param("paragraph", 0.50, marks=pytest.mark.xfail(strict=True, reason="target not met: 54.6% of paragraphs")),
+    pytest.param("adversarial", 0.30, marks=pytest.mark.xfail(strict=True, reason="target not met: 70.4%")),
 ])
 def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     """Left: a sentence naming several things beside the answer, a paragraph whose later sentences name
@@ -81,7 +85,8 @@ def test_longer_answers_are_mostly_decided(form: str, ceiling: float) -> None:
     assert audited(LOCKED[0])[0]["per_form"][form]["undecided_share"] <= ceiling
 
 
-@pytest.mark.parametrize("name", LOCKED)
+@pytest.mark.parametrize("name", [pytest.param(LOCKED[0], marks=pytest.mark.xfail(
+    strict=True, reason="target not met: measured once, 2.7 points above the labels"))])
 def test_what_a_user_without_a_judge_sees_is_close_to_the_labels(name: str) -> None:
     figures = audited(name)[0]
     assert abs(figures["f_decided"] - figures["f_labels"]) <= 0.02
