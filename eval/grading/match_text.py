@@ -322,7 +322,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     if _SEVERAL.search(question) and (items := _items(answer, gold, implied)) is not None:
         return items
     other = _BRACKETED.match(detail) or _KNOWN_AS.match(detail)
-    if other and content(other[1], implied) == wanted:
+    if other and (content(other[1], implied) == wanted if wanted else other[1].strip() == gold.strip()):  # "(π)"
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
     if (place := _PLACE_QUALIFIED.match(_LEAD_IN.sub("", claim.strip()))) and "," not in gold \
             and _PLACE_ASKED.search(question) and content(place[1], implied) == wanted:

@@ -62,7 +62,11 @@ def _compare_one(claim: str, gold: str, question: str) -> Finding:
         if (finding := kind(claim, gold, question)) is not None:
             return _AS_WRITTEN if finding.found is Found.UNSURE and _as_written(claim, gold) else finding
     if words(claim) == words(gold):
-        return Finding(Found.MATCH, "text", "the gold's words")
+        if words(gold):
+            return Finding(Found.MATCH, "text", "the gold's words")
+        same = claim.strip(" .").casefold() == gold.strip(" .").casefold()  # symbols alone ("π"): as written
+        return Finding(Found.MATCH if same else Found.CONFLICT, "text",
+                       "the gold's symbol" if same else "another symbol")
     return compare_text(claim, gold, question)
 
 

@@ -14,8 +14,9 @@ _LEAD_IN = re.compile(r"^(?:it|that|this|he|she|they)(?:'s|\s+(?:is|was|are|were
 # A name in a sentence: capitalised words, maybe joined by a name's particles ("Gulf of Mexico", "Vincent van Gogh").
 # A small number straight after the capitalised words is the name's own ("Apollo 11", a sequel's "2"), and so
 # is a type's sign in words ("AB negative").
-_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|du|del|der|van|von|y|and|la|le|al|bin)"
-                        r"\s+)*[A-Z][\w'.–-]*)*(?:[ \t]+\d{1,3}\b(?![.,:/]\d))?(?:[ \t]+(?:positive|negative)\b)?")
+_NAME_SPAN = re.compile(r"(?<![\w-])[A-Z][\w'.–-]*(?:\s+(?:(?:of|the|de|da|di|do|dos|das|du|del|der|van|von|y|and"
+                        r"|la|le|al|bin)\s+)*[A-Z][\w'.–-]*)*(?:[ \t]+\d{1,3}\b(?![.,:/]\d))?"
+                        r"(?:[ \t]+(?:positive|negative)\b)?")
 # A capitalised word that opens a sentence without naming anything ("The", "In", "It").
 OPENERS = frozenset("the a an it its he his she her they their this that these those in on at by for from with after "
                      "before during according yes no i my our we there as although while both neither either only "

@@ -382,3 +382,20 @@ def test_a_types_sign_is_part_of_it(answer: str, correct: bool | None) -> None:
     """A gold written "AB-" keeps its sign: the other sign is never read as the gold's words."""
     grade = rule_grade(RH.question, [RH.answer, *RH.aliases], answer)
     assert grade is Grade.UNGRADED if correct is None else (grade is Grade.CORRECT) is correct
+
+
+RATIO = Question(id="t12", question="Which Greek letter names the Norland constant?", answer="Pi", aliases=["π"])
+RIVER_LINE = Question(id="t13", question="Which river marks the Norland frontier?", answer="Rio Verde")
+
+
+@pytest.mark.parametrize("question, answer, correct", [
+    (RATIO, "π", True),
+    (RATIO, "It is written with the Greek letter pi (π).", True),
+    (RATIO, "φ", False),                                          # another letter of the same alphabet
+    (RATIO, "It is written with the Greek letter **tau** (τ).", False),
+    (RIVER_LINE, "That is the Rio Verde, which runs along it.", True),
+    (RIVER_LINE, "That is the Rio Verde do Norte, which runs along it.", False),  # a longer name holding the gold's
+])
+def test_symbols_are_compared_as_written_and_a_names_particles_continue_it(question: Question, answer: str,
+                                                                          correct: bool) -> None:
+    assert (rule_grade(question.question, [question.answer, *question.aliases], answer) is Grade.CORRECT) is correct
