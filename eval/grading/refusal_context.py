@@ -8,6 +8,7 @@ import re
 from factprobe.eval.grading.dates import gold_date
 from factprobe.eval.grading.match_text import content, related, words
 from factprobe.eval.grading.reading import REFERS_BACK
+from factprobe.eval.grading.sentence_names import OPENERS
 from factprobe.eval.grading.sentence_slot import restates
 from factprobe.eval.grading.spelled import spelled_to_digits
 from factprobe.eval.grading.wording import FUNCTION_WORDS
@@ -20,10 +21,10 @@ _PUTS_FORWARD = re.compile(r"\b(?:thinking\s+of|mean|named|called|refer(?:s|ring
                            r"|\b(?:is|was|are|were|became|won|by)\s+(?:the\s+)?(?-i:[A-Z\d])", re.IGNORECASE)
 _ONE_OF = re.compile(r"\s*(?:one|either|any)\s+of\b", re.IGNORECASE)  # "one of the X rulers": a guess at a group
 _AT_LENGTH = 12  # words from which what a refusal says besides declining is read clause by clause
-# Capitalised words that open a sentence or a clause rather than name something.
-_OPENERS = frozenset("however these those they there here if for would about additionally also while some many most "
-                     "please note unfortunately since as my our your you we he she his her their based alternatively "
-                     "otherwise i".split())
+# Capitalised words that open a sentence or a clause rather than name something: a sentence's openers, and the
+# ones a refusal's advice and asides open with.
+_OPENERS = OPENERS | frozenset("here if would about additionally some many most please note unfortunately your you "
+                               "based alternatively otherwise".split())
 
 
 def names_no_candidate(context: str, golds: list[str], question: str) -> bool:
