@@ -83,10 +83,23 @@ OPEN_OVERLAP = ("overlaps the gold without matching it", "no answer phrase left 
 NAMING_WORDS = 4  # content words up to which a head that names something else is a wrong answer
 _QUALIFIER = re.compile(r"^,\s+(?:[A-Z][\w.'-]*\s?){1,3}(?=$|[.;(—–]|\s[—–-]\s)")  # ", California", ", D.C."
 _PLURAL = re.compile(r"the\s+(?:[\w'-]+\s+)*[\w'-]+[^\Wsiu]s", re.IGNORECASE)  # "the <plural noun>"
-# `place`: a city asked for, with its region or country after a comma; a namesake elsewhere is the risk taken.
+# `place`: a city asked for, with its region or country after a comma, which the question or gold must name.
 _PLACE_ASKED = re.compile(r"\b(?:which|what)\s+(?:[\w.-]+\s+)?(?:city|town|village|port)\b|^\s*where\b"
                           r"|\bwhat\s+is\s+the\s+capital\b", re.IGNORECASE)
 _PLACE_QUALIFIED = re.compile(r"(?:in\s+)?([^,]+),\s+(?:[A-Z][\w.'-]*\s?){1,3}(?:$|[.;(—–]|\s[—–-]\s)")
+_REGION_AFTER = re.compile(r"^,\s+((?:[A-Z][\w.'-]*\s?){1,3})(?=$|[,.;(—–]|\s[—–-]\s)")  # ", Nova Scotia, …"
+NAMESAKE = "the gold's name with a region neither the question nor the gold names: maybe a namesake elsewhere"
+
+
+def _vouched(region: str, gold: str, question: str) -> bool:
+    """A place's region after a comma is one the question or the gold names, or a country's name that is no
+    region's inside a country: a namesake elsewhere is then not meant. A state, province or county ("Paris,
+    Texas" for the city of the Louvre; "Georgia", a country and a state) needs knowledge to rule one out."""
+    named = content(region, set())
+    return set(named) <= set(words(question)) | set(words(gold)) or (
+        " ".join(named) in _country_names() and " ".join(named) not in _region_names())
+
+
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
 # A predicate, not a name: "published in 1951", "narrated by X".
 _PREDICATE = re.compile(r"^(?:\w+ly\s+|first\s+)?[a-z]+(?:ed|en|wn|ilt|eld|orn|ound|ung|ade)\s+"
@@ -130,6 +143,13 @@ def _country_names() -> frozenset[str]:
         country.name, getattr(country, "common_name", ""), getattr(country, "official_name", ""))]
     former = [country.name.split(",")[0] for country in pycountry.historic_countries]  # "Zaire, Republic of"
     return frozenset(" ".join(words(name)) for name in current + former if name)
+
+
+@cache
+def _region_names() -> frozenset[str]:
+    import pycountry
+
+    return frozenset(" ".join(words(region.name)) for region in pycountry.subdivisions)
 
 
 def names_something(answer: str, said: list[str]) -> bool:
@@ -295,6 +315,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])
     if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
         return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
+    if _PLACE_ASKED.search(question) and (region := _REGION_AFTER.match(detail)) \
+            and not _vouched(region[1], gold, question) and related(said, wanted):
+        return Finding(Found.UNSURE, "place", NAMESAKE)
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     featureless = [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]
@@ -326,7 +349,9 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.MATCH, "text", "the gold's words, given as another name for the answer")
     if (place := _PLACE_QUALIFIED.match(_LEAD_IN.sub("", claim.strip()))) and "," not in gold \
             and _PLACE_ASKED.search(question) and content(place[1], implied) == wanted:
-        return Finding(Found.MATCH, "place", "the gold with its region or country after a comma")  # namesake risk
+        if not _vouched(place[0][len(place[1]):], gold, question):
+            return Finding(Found.UNSURE, "place", NAMESAKE)
+        return Finding(Found.MATCH, "place", "the gold with a country, or a region the question or gold names")
     located = _LOCATED.match(answer)
     if located and not _PLACE_ASKED.search(question) and content(located[1], implied) == wanted:
         return Finding(Found.MATCH, "text", "the gold, then where it is ('in …')")

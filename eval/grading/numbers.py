@@ -73,6 +73,8 @@ _NUMBER = re.compile(
 )
 # A bound, then "a" and a unit or scale ("at most a litre", "over a million"): one of it ("about a …" or
 # "a little over a …" says no precision, so it is left as words).
+# A charge's sign written after its figure ("1−", "a 2− ion"), not a suspended hyphen ("a 2- or 3-day trip").
+_CHARGE_SIGN = re.compile(r"−(?=[\s.,;)]|$)|-(?=[.,;)]|$|\s+(?:charge|ion)\b)")
 _ONE_OF = re.compile(r"(?<!little\s)(?<!just\s)(?<!slightly\s)\b(over|under|more\s+than|less\s+than|fewer\s+than"
                      r"|at\s+least|at\s+most|up\s+to)\s+an?\s+(?=(?:" + _UNIT_ALT
                      + r"|hundred|thousand|million|billion)\b)", re.IGNORECASE)
@@ -152,8 +154,9 @@ def find_quantities(text: str) -> list[Quantity]:
         approx = bool(APPROXIMATE.search(unsigned[-25:]))
         coarse = approx or multiplier != 1 or bool(exponent)
         value = Decimal(integer + ("." + fraction if fraction else "")) * multiplier
-        if re.search(r"(?:^|[\s(])[-−]$|\b(?:minus|negative)\s+$", before, re.IGNORECASE):
-            value = -value  # "-40 °C", "minus 40 °C"; not the dash of a range ("10-12")
+        if re.search(r"(?:^|[\s(])[-−]$|\b(?:minus|negative)\s+$", before, re.IGNORECASE) or (
+                not unit and _CHARGE_SIGN.match(text, match.end())):
+            value = -value  # "-40 °C", "minus 40 °C", a charge "2−"; not the dash of a range ("10-12")
         step = _step(integer, fraction, coarse) * multiplier
         unit_key = unit or (currency or "").lower()
         dimension, factor = _UNITS.get(unit_key, (None, Decimal(1)))

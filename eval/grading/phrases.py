@@ -89,6 +89,7 @@ _ADVICE = re.compile(
     r"|to\s+(?:find(?:\s+out)?|get|verify|confirm|obtain)\s+(?:this|that|the|who|what|which|when|where|accurate|current|up-to-date|reliable))\b",
     re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*#\"(])|\n+")
+_NUMBERED = re.compile(r"^([ \t]*\d{1,2})\.[ \t]+", re.MULTILINE)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _STATEMENT_END = re.compile(r",\s+(?:so|and|but)\s+|;\s*", re.IGNORECASE)  # where the advice may begin a sentence
 # The speaker's knowledge cutoff ("as of my last update in July 2024"): its date is no guess.
@@ -101,7 +102,7 @@ def without_advice(text: str) -> str:
     begins to the end of its sentence) and without the list items such a sentence introduces with a colon."""
     kept: list[str] = []
     skipping = False
-    for piece in _SENTENCE_END.split(text):
+    for piece in _SENTENCE_END.split(_NUMBERED.sub(r"\1) ", text)):  # "1. Check …" is an item, not a sentence
         if skipping and _LIST_ITEM.match(piece):
             continue
         advice = _ADVICE.search(piece.replace("\u2019", "'"))

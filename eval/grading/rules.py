@@ -336,7 +336,9 @@ class RuleGrader:
                     return self._outcome(_GRADES[one.found], f"refusal beside one guess: {one.note}")
             short = golds and len(reading.context.split()) <= _GUESS_WORDS
             guess = compare_claim(reading.context, golds, question.question) if short else None
-            if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date"):
+            stated = set(re.findall(r"\d+", reading.context)) <= set(re.findall(r"\d+", question.question))
+            if guess is not None and guess.found is Found.CONFLICT and guess.kind in ("number", "date") \
+                    and not stated:  # the question's own date restated in the refusal is no guess
                 return self._outcome(Grade.INCORRECT, f"refusal beside a wrong guess: {guess.note}")
             if golds and not reading.hedged and "**" not in (answer or "") and names_no_candidate(
                     reading.context, golds, question.question):

@@ -537,3 +537,22 @@ def test_a_unit_pint_cannot_multiply_is_left_to_the_other_kinds() -> None:
     assert compare_units("about 3 decade", "2 decade") is None
     assert rule_grade("How long did the made-up Orvane survey run?", "2 decades", "It ran for 3 decade.") \
         is not Grade.CORRECT
+
+
+VELD_ION = Question(id="n-ion", question="What charge does the veldate ion carry?", answer="2−", aliases=["2-"])
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("It carries a 2− charge.", Grade.CORRECT),
+    ("Its charge is −2.", Grade.CORRECT),
+    ("2-", Grade.CORRECT),
+    ("It carries a charge of +2.", Grade.INCORRECT),  # the same figure with the other sign
+    ("It carries a 2+ charge.", Grade.INCORRECT),
+])
+def test_a_charges_sign_after_its_figure_is_its_sign(answer: str, grade: Grade) -> None:
+    outcome = RuleGrader().grade_sync(VELD_ION, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+def test_a_suspended_hyphen_is_no_sign() -> None:
+    assert [q.value for q in find_quantities("a 2- or 3-day trip")][:1] == [2]

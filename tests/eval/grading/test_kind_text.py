@@ -60,7 +60,8 @@ def test_the_gold_said_in_other_words_and_another_entity_holding_its_words(quest
     (SPACE_AGENCY, "NASA", Grade.UNGRADED),               # a code the rules cannot expand: the judge's
     (KORBALL_BODY, "WKU", Grade.CORRECT),                             # the initials of the gold's words
     (KORBALL_BODY, "WKF", Grade.UNGRADED),                            # another abbreviation: the judge's
-    (CITY, "Dunmere, Norland", Grade.CORRECT),                 # a city with its country after a comma
+    (CITY, "Dunmere, Portugal", Grade.CORRECT),                # a city with a country after a comma
+    (CITY, "Dunmere, Norland", Grade.UNGRADED),                # a region nobody names: maybe a namesake
     (CITY, "Calder, Norland", Grade.INCORRECT),
     (PROVINCE, "Calder, Norland", Grade.UNGRADED),                 # not a city asked for: the judge's
     (Question(id="g", question="Which tarvo grade marks the top class?", answer="A positive"), "A+",
@@ -399,3 +400,21 @@ RIVER_LINE = Question(id="t13", question="Which river marks the Norland frontier
 def test_symbols_are_compared_as_written_and_a_names_particles_continue_it(question: Question, answer: str,
                                                                           correct: bool) -> None:
     assert (rule_grade(question.question, [question.answer, *question.aliases], answer) is Grade.CORRECT) is correct
+
+
+GAMES = Question(id="t14", question="Which city of Norland hosted the 1970 Brell Games?", answer="Dunmere")
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("Dunmere, Norland", Grade.CORRECT),                              # the region the question names
+    ("The games were held in Dunmere, Norland, by the sea.", Grade.CORRECT),
+    ("Dunmere, Portugal", Grade.CORRECT),                             # a country's name
+    ("Dunmere, Texas", Grade.UNGRADED),                               # a state: maybe a namesake there
+    ("The games were held in Dunmere, Nova Scotia, by the sea.", Grade.UNGRADED),
+    ("Dunmere, Georgia", Grade.UNGRADED),                             # a country's name and a state's
+    ("Calder, Texas", Grade.INCORRECT),                               # another city, wherever it is
+])
+def test_a_citys_region_is_one_the_question_names_or_a_country(answer: str, grade: Grade) -> None:
+    """Right or wrong alike: whether the gold's city is the one in a region nobody named needs knowledge."""
+    outcome = RuleGrader().grade_sync(GAMES, answer)
+    assert outcome.grade is grade, outcome.note

@@ -317,3 +317,26 @@ def test_a_long_refusal_that_slips_in_a_name_is_not_a_plain_refusal(middle: str)
 def test_a_refusal_with_a_figure_or_a_restated_question_may_hold_a_guess(question: Question, answer: str,
                                                                           declines: bool) -> None:
     assert (RuleGrader().grade_sync(question, answer).grade is Grade.NOT_ATTEMPTED) is declines
+
+
+
+_NUMBERED_ADVICE = ("I don't have reliable information about when the Orsk ferry service ended. To find it, I'd "
+                    "recommend:\n\n1. Checking the regional archive\n2. Asking the Orsk harbour office\n3. Searching "
+                    "old timetables\n\n{guess}If you need this for something specific, let me know.")
+
+
+@pytest.mark.parametrize("guess, grade", [
+    ("", Grade.NOT_ATTEMPTED),                       # a numbered list of places to look is advice, as a bulleted one
+    ("My best guess is that it ended in 1967.\n\n", Grade.INCORRECT),  # a guess after the list is still read
+    ("My best guess is that it ended in 1971.\n\n", Grade.CORRECT),
+])
+def test_a_numbered_list_of_advice_is_no_guess(guess: str, grade: Grade) -> None:
+    outcome = rule_outcome("In which year did the Orsk ferry service end?", "1971", _NUMBERED_ADVICE.format(guess=guess))
+    assert outcome.grade is grade if grade is Grade.NOT_ATTEMPTED else outcome.grade is not Grade.NOT_ATTEMPTED, \
+        outcome.note
+
+
+def test_the_questions_own_date_in_a_refusal_is_no_guess() -> None:
+    outcome = rule_outcome("What was the town's population on 1 January 2024?", "3,120",
+                           "I can't say what figure the register lists for the town on 1 January 2024.")
+    assert outcome.grade is not Grade.INCORRECT, outcome.note
