@@ -100,6 +100,12 @@ def _vouched(region: str, gold: str, question: str) -> bool:
         " ".join(named) in _country_names() and " ".join(named) not in _region_names())
 
 
+def namesake_risk(detail: str, gold: str, question: str) -> bool:
+    """A city is asked and what follows the answer opens with a region it may not be in (`_vouched`)."""
+    region = _REGION_AFTER.match(detail)
+    return bool(region and _PLACE_ASKED.search(question) and not _vouched(region[1], gold, question))
+
+
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
 # A predicate, not a name: "published in 1951", "narrated by X".
 _PREDICATE = re.compile(r"^(?:\w+ly\s+|first\s+)?[a-z]+(?:ed|en|wn|ilt|eld|orn|ound|ung|ade)\s+"
@@ -303,6 +309,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
     spelt = [answer.strip(" .").lower()] if re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) else spelt  # "WHO": letters
+    if namesake_risk(detail, gold, question) and related(said, wanted):
+        return Finding(Found.UNSURE, "place", NAMESAKE)
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
@@ -315,9 +323,6 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])
     if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
         return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
-    if _PLACE_ASKED.search(question) and (region := _REGION_AFTER.match(detail)) \
-            and not _vouched(region[1], gold, question) and related(said, wanted):
-        return Finding(Found.UNSURE, "place", NAMESAKE)
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     featureless = [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]
@@ -390,5 +395,5 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     return Finding(Found.UNSURE, "text", f"{OPEN_OVERLAP[0]} ({answer[:60]})")
 
 
-__all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
-           "names_something", "related", "sign_spelled", "words"]
+__all__ = ["NAMESAKE", "OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
+           "names_something", "namesake_risk", "related", "sign_spelled", "words"]

@@ -412,6 +412,8 @@ GAMES = Question(id="t14", question="Which city of Norland hosted the 1970 Brell
     ("Dunmere, Texas", Grade.UNGRADED),                               # a state: maybe a namesake there
     ("The games were held in Dunmere, Nova Scotia, by the sea.", Grade.UNGRADED),
     ("Dunmere, Georgia", Grade.UNGRADED),                             # a country's name and a state's
+    ("The 1970 Brell Games were hosted by Dunmere, Texas, on the coast.", Grade.UNGRADED),  # the blank's filler
+    ("The 1970 Brell Games were hosted by Dunmere, Norland, on the coast.", Grade.CORRECT),
     ("Calder, Texas", Grade.INCORRECT),                               # another city, wherever it is
 ])
 def test_a_citys_region_is_one_the_question_names_or_a_country(answer: str, grade: Grade) -> None:
