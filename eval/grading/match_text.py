@@ -16,7 +16,7 @@ from rapidfuzz.fuzz import ratio
 
 from factprobe.eval.grading.match_names import LONG_WORD, NUMERALS, PARTICLES, name_match, namesake
 from factprobe.eval.grading.spelled import spelled_to_digits
-from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
+from factprobe.eval.grading.wording import FUNCTION_WORDS, ROLE_ASKED, content, words
 
 
 class Found(str, Enum):
@@ -239,13 +239,6 @@ def related(claim: list[str], gold: list[str]) -> bool:
 
 
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
-# "which <role>" asks for a person too.
-
-_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
-                   r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian|king|queen"
-                   r"|emperor|empress|pope|president|monarch|ruler|astronaut|cosmonaut|philosopher|general|admiral"
-                   r"|footballer|boxer|golfer|cricketer|designer|engineer|chef|saint|prophet)\b", re.I)
-
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
 
 _RELATIVE = re.compile(r"\b(?:grand|great-?|step|half-?)*(?:brother|sister|father|mother|son|daughter|wife|husband"
@@ -340,7 +333,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name
-    if (person or _ROLE.search(question)) and (how := name_match(named, wanted, bare) or (
+    if (person or ROLE_ASKED.search(question)) and (how := name_match(named, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
         if namesake(detail, wanted):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")

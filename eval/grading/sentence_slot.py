@@ -23,7 +23,7 @@ from factprobe.eval.grading.match_text import (
     related,
     sign_spelled,
 )
-from factprobe.eval.grading.sentence_names import CALENDAR, DEMONYM, OPENERS, reverses
+from factprobe.eval.grading.sentence_names import CALENDAR, DEMONYM, OPENERS, described_doer, reverses
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
 # Words that keep a sentence from filling one blank plainly: a denial, a contrast, alternatives, doubt.
@@ -220,7 +220,8 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
         if namesake_risk(after, " ; ".join(golds), question):  # "signed in <gold>, <another state>": a namesake?
             return Finding(Found.UNSURE, "place", NAMESAKE)
         return Finding(Found.MATCH, "slot", "the gold's words fill the sentence's blank")
-    if not wanted_any or not all(gold.strip(" \"'“")[:1].isupper() for gold in golds[:1]):
+    if not wanted_any or described_doer(sentence, question) or not all(
+            gold.strip(" \"'“")[:1].isupper() for gold in golds[:1]):
         return None  # only a name conflicts with a name: a common word's answer may be described otherwise
     run = _first_run(tokens, new, sentence)
     if run is None or not names_something(run, words(run)) or len(words(run)) > 3:

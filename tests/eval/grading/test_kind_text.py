@@ -420,3 +420,18 @@ def test_a_citys_region_is_one_the_question_names_or_a_country(answer: str, grad
     """Right or wrong alike: whether the gold's city is the one in a region nobody named needs knowledge."""
     outcome = RuleGrader().grade_sync(GAMES, answer)
     assert outcome.grade is grade, outcome.note
+
+
+HYMN = Question(id="t15", question="Which organist composed the Norland harbour hymn?", answer="Arne Holt")
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("It was composed by a Norland-born organist working in Vennland.", Grade.UNGRADED),  # who, only described
+    ("It was composed by Arne Holt, a Norland-born organist.", Grade.CORRECT),
+    ("It was composed by Per Lund, a Norland-born organist.", Grade.INCORRECT),
+    ("It was composed by a choir led by Arne Holt in Vennland.", Grade.CORRECT),            # the description names him
+])
+def test_a_doer_only_described_is_no_wrong_name(answer: str, grade: Grade) -> None:
+    """The names beside a description of who did it ("by an organist working in X") say where, not who."""
+    outcome = RuleGrader().grade_sync(HYMN, answer)
+    assert outcome.grade is grade, outcome.note
