@@ -16,7 +16,7 @@ from rapidfuzz.fuzz import ratio
 
 from factprobe.eval.grading.match_names import LONG_WORD, NUMERALS, PARTICLES, name_match, namesake
 from factprobe.eval.grading.spelled import spelled_to_digits
-from factprobe.eval.grading.wording import FUNCTION_WORDS, content, words
+from factprobe.eval.grading.wording import FUNCTION_WORDS, ROLE_ASKED, content, words
 
 
 class Found(str, Enum):
@@ -98,6 +98,12 @@ def _vouched(region: str, gold: str, question: str) -> bool:
     named = content(region, set())
     return set(named) <= set(words(question)) | set(words(gold)) or (
         " ".join(named) in _country_names() and " ".join(named) not in _region_names())
+
+
+def namesake_risk(detail: str, gold: str, question: str) -> bool:
+    """A city is asked and what follows the answer opens with a region it may not be in (`_vouched`)."""
+    region = _REGION_AFTER.match(detail)
+    return bool(region and _PLACE_ASKED.search(question) and not _vouched(region[1], gold, question))
 
 
 _SIGN = re.compile(r"(\b[A-Za-z]{1,2})\s?([-−+])(?=[\s.,;)]*$)")  # a type's sign at the end ("AB+", "O-")
@@ -233,13 +239,6 @@ def related(claim: list[str], gold: list[str]) -> bool:
 
 
 _PERSON = re.compile(r"\bwho(?:m|se)?\b|\b(?:real|birth|full|maiden|pen)\s+name\b", re.IGNORECASE)
-# "which <role>" asks for a person too.
-
-_ROLE = re.compile(r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
-                   r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian|king|queen"
-                   r"|emperor|empress|pope|president|monarch|ruler|astronaut|cosmonaut|philosopher|general|admiral"
-                   r"|footballer|boxer|golfer|cricketer|designer|engineer|chef|saint|prophet)\b", re.I)
-
 _TITLED = re.compile(r"^(?:sir|dame|dr|professor|lord|lady)\b", re.IGNORECASE)
 
 _RELATIVE = re.compile(r"\b(?:grand|great-?|step|half-?)*(?:brother|sister|father|mother|son|daughter|wife|husband"
@@ -303,6 +302,8 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     said, wanted = content(answer, implied), content(gold, implied)
     spelt, initials = content(answer, set()), content(gold, set())
     spelt = [answer.strip(" .").lower()] if re.fullmatch(r"[A-Z]{2,6}", answer.strip(" .")) else spelt  # "WHO": letters
+    if namesake_risk(detail, gold, question) and related(said, wanted):
+        return Finding(Found.UNSURE, "place", NAMESAKE)
     if (len(spelt) == 1 and len(initials) > 1 and is_acronym(spelt[0], words(gold))) or (
             len(initials) == 1 and len(spelt) > 1 and is_acronym(initials[0], words(answer))):
         return Finding(Found.MATCH, "initials", "an acronym of the gold, or the gold's acronym spelt out")
@@ -315,9 +316,6 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         return Finding(Found.UNSURE, "text", OPEN_OVERLAP[1])
     if _WHICH_ONE.match(detail):  # "X — the one in Y": which of several things of that name, knowledge
         return Finding(Found.UNSURE, "text", "the detail says which of several things of that name")
-    if _PLACE_ASKED.search(question) and (region := _REGION_AFTER.match(detail)) \
-            and not _vouched(region[1], gold, question) and related(said, wanted):
-        return Finding(Found.UNSURE, "place", NAMESAKE)
     if said == wanted or "".join(said) == "".join(wanted):
         return Finding(Found.MATCH, "text", "the gold's words")
     featureless = [w for w in said if w not in _FEATURES] == [w for w in wanted if w not in _FEATURES]
@@ -335,7 +333,7 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
         and answer[:1].isupper() and len(answer.split()) > 1  # capitalised names, a surname's particles
     of = len(wanted) > 1 and _numeral(wanted[-1]) is None and words(answer)[:len(wanted) + 1] == [*wanted, "of"]
     named = spelt if any(w not in said for w in _capitalised(answer)) else said  # "X Y", Y the question's: a name
-    if (person or _ROLE.search(question)) and (how := name_match(named, wanted, bare) or (
+    if (person or ROLE_ASKED.search(question)) and (how := name_match(named, wanted, bare) or (
             of and "the gold's full name, then where from ('of …')")):
         if namesake(detail, wanted):
             return Finding(Found.UNSURE, "name", "the detail names another person of the gold's surname")
@@ -390,5 +388,5 @@ def compare_text(claim: str, gold: str, question: str) -> Finding:
     return Finding(Found.UNSURE, "text", f"{OPEN_OVERLAP[0]} ({answer[:60]})")
 
 
-__all__ = ["OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
-           "names_something", "related", "sign_spelled", "words"]
+__all__ = ["NAMESAKE", "OPEN_OVERLAP", "Finding", "Found", "combine", "compare_text", "content", "head", "is_acronym",
+           "names_something", "namesake_risk", "related", "sign_spelled", "words"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from factprobe.eval.grading.wording import FUNCTION_WORDS, words
+from factprobe.eval.grading.wording import FUNCTION_WORDS, ROLE_ASKED, words
 
 CALENDAR = frozenset("january february march april may june july august september october november december monday "
                      "tuesday wednesday thursday friday saturday sunday".split())
@@ -30,6 +30,12 @@ _RELATION = (rf"(?:{_KIN}|(?:successor|predecessor|student|pupil|teacher|member|
              r"|mentor|disciple|opponent|teammate)s?)")
 # A description, not a name ("a Finnish composer", "somewhere in Europe"), or a name given as someone's relative.
 _DESCRIBES = re.compile(rf"^(?:an?|some)\b|\b(?:somewhere|sometime|one\s+of|{_KIN})\b", re.IGNORECASE)
+# Who did it, told only by what they were ("by a German-born astronomer working in …"): a people's or place's
+# adjective at most, then common nouns, then the clause ends or says where or when; no one named by "by" besides.
+_DESCRIBED_DOER = re.compile(r"\bby\s+an?\s+(?:[A-Z][\w-]*(?:an|ese|ish|ch|ic|i|-born)\s+)?(?:[a-z-]+\s+){0,2}[a-z-]+"
+                             r"(?=\s+(?:working|who|at|in|during|from|based)\b|\s*[.,;]|\s*$)")
+_NAMED_DOER = re.compile(r"\bby\s+(?:the\s+)?[A-Z]|\b(?:known\s+as|named|called|led\s+by|headed\s+by)\b")
+_PERSON_ASKED = re.compile(r"\bwho(?:m|se)?\b", re.IGNORECASE)
 DEMONYM = re.compile(r"(?:an|ian|ese|ish|ch|ic|i)$")  # "Canadian", "Chinese", "Finnish", "Dutch", "Slavic", "Iraqi"
 # Words before a name that relate it to the answer rather than state it: "the son of X", "taller than X", "near X".
 _RELATIVE_TO = re.compile(rf"\b(?:{_RELATION}\s+of|than|like|unlike|besides|except|including|with|without|against|beat"
@@ -59,12 +65,21 @@ def _relative(text: str, match: re.Match[str], span: str, asked: set[str]) -> bo
         _POSSESSIVE.search(span) and re.match(rf"\s+(?:\w+\s+)?{_RELATION}\b", text[match.end():], re.IGNORECASE))
 
 
+def described_doer(sentence: str, question: str) -> bool:
+    """A person is asked and the sentence tells who only by what they were ("by an English mathematician"):
+    a description, maybe true, and the names beside it say where or when, not who."""
+    return bool((_PERSON_ASKED.search(question) or ROLE_ASKED.search(question)) and _DESCRIBED_DOER.search(sentence)
+                and not _NAMED_DOER.search(sentence))
+
+
 def answer_names(claim: str, question: str) -> list[str] | None:
     """The names a sentence states beside the question's own words and its frame ("X was born in the township
     of Y, Z"), read the same whether they are right or wrong; None when it states none, more than three, two
     joined as one answer ("A and B"), or one relative to another ("X's brother", "the son of X", "near X"):
     then the sentence is the judge's."""
     text = re.sub(r"\s*\([^()]*\)", "", claim).strip(" .!")  # an aside in brackets names no answer
+    if described_doer(text, question):
+        return None
     if len(text.split()) < 4 or _DESCRIBES.search(_LEAD_IN.sub("", text)) or reverses(text, question) or re.match(
             r"(?i:it|that|this)(?:'s|\s+(?:is|was))\s+the\s+(?:[a-z]+\s+){2}", text):  # "It is the coastal city …"
         return None
@@ -103,4 +118,4 @@ def doer(claim: str, names: list[str]) -> str | None:
     return doers[0] if len(doers) == 1 else None
 
 
-__all__ = ["CALENDAR", "DEMONYM", "OPENERS", "answer_names", "doer", "reverses"]
+__all__ = ["CALENDAR", "DEMONYM", "OPENERS", "answer_names", "described_doer", "doer", "reverses"]

@@ -14,8 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from factprobe.eval.grading.match_text import Finding, Found, names_something, related, sign_spelled
-from factprobe.eval.grading.sentence_names import CALENDAR, DEMONYM, OPENERS, reverses
+from factprobe.eval.grading.match_text import (
+    NAMESAKE,
+    Finding,
+    Found,
+    names_something,
+    namesake_risk,
+    related,
+    sign_spelled,
+)
+from factprobe.eval.grading.sentence_names import CALENDAR, DEMONYM, OPENERS, described_doer, reverses
 from factprobe.eval.grading.wording import FUNCTION_WORDS, words
 
 # Words that keep a sentence from filling one blank plainly: a denial, a contrast, alternatives, doubt.
@@ -209,8 +217,11 @@ def slot_finding(sentence: str, golds: list[str], question: str) -> Finding | No
             tokens, end, sentence, gold)
         if relating or _KIN_AFTER.match(after) or earlier or joined:
             return None
+        if namesake_risk(after, " ; ".join(golds), question):  # "signed in <gold>, <another state>": a namesake?
+            return Finding(Found.UNSURE, "place", NAMESAKE)
         return Finding(Found.MATCH, "slot", "the gold's words fill the sentence's blank")
-    if not wanted_any or not all(gold.strip(" \"'“")[:1].isupper() for gold in golds[:1]):
+    if not wanted_any or described_doer(sentence, question) or not all(
+            gold.strip(" \"'“")[:1].isupper() for gold in golds[:1]):
         return None  # only a name conflicts with a name: a common word's answer may be described otherwise
     run = _first_run(tokens, new, sentence)
     if run is None or not names_something(run, words(run)) or len(words(run)) > 3:

@@ -39,4 +39,12 @@ def content(text: str, implied: set[str]) -> list[str]:
     return [w for w in words(text) if w not in implied and w not in FUNCTION_WORDS]
 
 
-__all__ = ["FUNCTION_WORDS", "content", "words"]
+# "which <role>" asks for a person.
+ROLE_ASKED = re.compile(
+    r"\bwhich\s+(?:[\w-]+\s+)??(?:\w+(?:ist|ician)|author|poet|painter|writer|composer|sculptor|rider"
+    r"|architect|driver|player|director|actor|actress|singer|explorer|inventor|historian|king|queen"
+    r"|emperor|empress|pope|president|monarch|ruler|astronaut|cosmonaut|philosopher|general|admiral"
+    r"|footballer|boxer|golfer|cricketer|designer|engineer|chef|saint|prophet)\b", re.I)
+
+
+__all__ = ["FUNCTION_WORDS", "ROLE_ASKED", "content", "words"]

@@ -412,9 +412,26 @@ GAMES = Question(id="t14", question="Which city of Norland hosted the 1970 Brell
     ("Dunmere, Texas", Grade.UNGRADED),                               # a state: maybe a namesake there
     ("The games were held in Dunmere, Nova Scotia, by the sea.", Grade.UNGRADED),
     ("Dunmere, Georgia", Grade.UNGRADED),                             # a country's name and a state's
+    ("The 1970 Brell Games were hosted by Dunmere, Texas, on the coast.", Grade.UNGRADED),  # the blank's filler
+    ("The 1970 Brell Games were hosted by Dunmere, Norland, on the coast.", Grade.CORRECT),
     ("Calder, Texas", Grade.INCORRECT),                               # another city, wherever it is
 ])
 def test_a_citys_region_is_one_the_question_names_or_a_country(answer: str, grade: Grade) -> None:
     """Right or wrong alike: whether the gold's city is the one in a region nobody named needs knowledge."""
     outcome = RuleGrader().grade_sync(GAMES, answer)
+    assert outcome.grade is grade, outcome.note
+
+
+HYMN = Question(id="t15", question="Which organist composed the Norland harbour hymn?", answer="Arne Holt")
+
+
+@pytest.mark.parametrize("answer, grade", [
+    ("It was composed by a Norland-born organist working in Vennland.", Grade.UNGRADED),  # who, only described
+    ("It was composed by Arne Holt, a Norland-born organist.", Grade.CORRECT),
+    ("It was composed by Per Lund, a Norland-born organist.", Grade.INCORRECT),
+    ("It was composed by a choir led by Arne Holt in Vennland.", Grade.CORRECT),            # the description names him
+])
+def test_a_doer_only_described_is_no_wrong_name(answer: str, grade: Grade) -> None:
+    """The names beside a description of who did it ("by an organist working in X") say where, not who."""
+    outcome = RuleGrader().grade_sync(HYMN, answer)
     assert outcome.grade is grade, outcome.note
