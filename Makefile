@@ -9,8 +9,8 @@ PY := $(VENV)/bin/python
 # on a separate index (abetlen.github.io/llama-cpp-python/whl/cpu) that lags the releases, so it is
 # compiled here once, and pip's cache keeps the wheel for later installs.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= $(shell nproc 2>/dev/null || echo 2)
-# A portable x86-64 build (AVX2, not -march=native): built natively on a CPU with AMX, llama.cpp 0.3.35 and 0.3.36
-# crash at the first generation (segmentation fault in decode) on a machine that offers AMX to no process.
+# A portable x86-64 build (AVX2, not -march=native): built natively on a machine whose CPU offers AMX,
+# llama-cpp-python 0.3.35 and 0.3.36 crashed at the first generation (a segmentation fault in decode).
 export CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF
 RUN_ARGS ?=
 # pip is quiet (its compile step prints nothing for minutes), so a line every HEARTBEAT_S seconds
