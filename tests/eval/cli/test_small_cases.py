@@ -147,7 +147,10 @@ def test_model_spec_without_a_name(flag: str, spec: str, problem: str, tmp_path:
 @pytest.mark.parametrize("line, key", [("seed = []", "seed"), ("strategies = []", "strategies"),
                                        ("out = [\"a\", \"b\"]", "out"), ("out = 3", "out")])
 def test_sweep_grid_keys_refused(line: str, key: str, tmp_path: Path, data: Path,
-                                 capsys: pytest.CaptureFixture[str]) -> None:
+                                 capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing is written, not even the default runs/ (looked for in an empty working directory, since a
+    checkout where `make run` ran already holds one)."""
+    monkeypatch.chdir(tmp_path)
     grid = tmp_path / "grid.toml"
     grid.write_text(f'[sweep]\ndataset = "jsonl:{data}"\n{line}\n')
     out = [] if key == "out" else ["--out", str(tmp_path / "s")]
